@@ -1,0 +1,106 @@
+# Helpers for guest test scripts.  Source this first; end with `finish`.
+#
+# Every check prints one line, "PASS: name" or "FAIL: name: why"; `finish`
+# adds the kernel-log check and a closing "N passed, N failed", and exits
+# non-zero when anything failed.
+
+set -u
+_passed=0
+_failed=0
+PY=/usr/bin/python3
+TESTS=$TOP/tests/vm
+
+pass() {
+	echo "PASS: $1"
+	_passed=$((_passed + 1))
+}
+
+fail() {
+	echo "FAIL: $1${2:+: $2}"
+	_failed=$((_failed + 1))
+}
+
+# check NAME CMD...: passes when CMD exits 0; its output is shown on failure.
+check() {
+	local name=$1 out
+	shift
+	if out=$("$@" 2>&1); then
+		pass "$name"
+	else
+		fail "$name" "exit $?: $(echo "$out" | tail -n 5 | tr '\n' ' ')"
+	fi
+}
+
+# check_fails NAME CMD...: passes when CMD exits non-zero.
+check_fails() {
+	local name=$1
+	shift
+	if "$@" >/dev/null 2>&1; then
+		fail "$name" "succeeded but should have failed"
+	else
+		pass "$name"
+	fi
+}
+
+# check_eq NAME GOT WANT
+check_eq() {
+	if [ "$2" = "$3" ]; then
+		pass "$1"
+	else
+		fail "$1" "got '$2', want '$3'"
+	fi
+}
+
+# die WHY: a set-up step failed; nothing after it can be trusted.
+die() {
+	fail "setup" "$1"
+	finish
+}
+
+# The kernel log must hold no sign of a kernel bug.
+check_dmesg_clean() {
+	local bad
+	bad=$(dmesg | grep -E 'BUG:|WARNING:|Oops|KASAN|UBSAN|scheduling while atomic|possible recursive locking|circular locking|Call Trace' | head -n 5)
+	if [ -z "$bad" ]; then
+		pass "kernel log clean"
+	else
+		fail "kernel log clean" "$(echo "$bad" | tr '\n' '|')"
+	fi
+}
+
+finish() {
+	check_dmesg_clean
+	echo "$_passed passed, $_failed failed"
+	[ "$_failed" -eq 0 ]
+	exit
+}
+
+# Modules of this project, built for the running kernel.
+load_module() {
+	insmod "$MODDIR/$1.ko" "${@:2}"
+}
+
+# A guest without udev does not load the CPU's AES drivers by itself; real
+# systems get aesni_intel from its CPU-feature alias at boot.
+load_aesni() {
+	grep -qw aes /proc/cpuinfo && modprobe aesni_intel
+	return 0
+}
+
+# proc_crypto DRIVER FIELD: one field of DRIVER's /proc/crypto entry.
+proc_crypto() {
+	awk -v drv="$1" -v field="$2" '
+		/^name/ { inblk = 0 }
+		$1 == "driver" && $3 == drv { inblk = 1 }
+		inblk && $1 == field { sub(/^[^:]*: /, ""); print; exit }
+	' /proc/crypto
+}
+
+# ramdisks N SIZE_MB: /dev/ram0.. of SIZE_MB each.
+ramdisks() {
+	modprobe brd rd_nr="$1" rd_size=$(($2 * 1024)) max_part=0
+}
+
+sysfs_xtsproxy() {
+	cat "/sys/kernel/xtsproxy/$1"
+}

@@ -1,0 +1,35 @@
+#!/bin/bash
+# vm-cpus: max qemu64
+# Loaded before aesni-intel and the xts template, xtsproxy changes nothing
+# for plain xts(aes) users: cryptsetup luksFormat/open with defaults work,
+# data reads back, and the proxy serves none of it.
+. "$TOP/tests/vm/lib.sh"
+
+for m in aesni_intel xts; do
+	check_fails "$m not loaded before xtsproxy" grep -q "^$m " /proc/modules
+done
+load_module xtsproxy || die "insmod xtsproxy"
+ramdisks 1 64 || die "brd"
+modprobe dm_crypt || die "dm_crypt"
+
+pass=/tmp/pass
+head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >$pass
+check "luksFormat with defaults" cryptsetup luksFormat -q --key-file $pass /dev/ram0
+check "open" cryptsetup open --key-file $pass /dev/ram0 vol
+head -c $((4 << 20)) /dev/urandom >/tmp/data
+dd if=/tmp/data of=/dev/mapper/vol bs=1M oflag=direct status=none
+check "close" cryptsetup close vol
+check "reopen" cryptsetup open --key-file $pass /dev/ram0 vol
+check "data reads back" cmp -n $((4 << 20)) /dev/mapper/vol /tmp/data
+cipher=$(cryptsetup status vol | awk '$1 == "cipher:" { print $2 }')
+check_eq "default cipher" "$cipher" "aes-xts-plain64"
+check "close again" cryptsetup close vol
+check_eq "proxy served no fast-path request" "$(sysfs_xtsproxy fast_requests)" "0"
+check_eq "proxy served no fallback request" "$(sysfs_xtsproxy fallback_requests)" "0"
+
+# A plain lookup never lands on the proxy: AF_ALG by name gives the kernel's.
+check_eq "xts(aes) by name still works" \
+	"$($PY "$TESTS/afalg.py" 'xts(aes)' setkey "$(head -c 64 /dev/urandom | od -An -tx1 | tr -d ' \n')")" "ok"
+check_eq "...and was not served by the proxy" "$(sysfs_xtsproxy fallback_requests)$(sysfs_xtsproxy fast_requests)" "00"
+check "rmmod" rmmod xtsproxy
+finish
