@@ -40,15 +40,19 @@
 #define XTSPROXY_PRIORITY	50
 
 /*
- * The fallback runs where the FPU is not usable.  Table-based AES
- * (aes-generic) leaks key bits through cache timing, so prefer the kernel's
- * fixed-time AES (aes_ti, built on lib/crypto/aes.c, which has no large
- * key-dependent tables); only where a kernel lacks it use aes-generic.
- * Both are requested by driver name so the lookup can never return the
- * proxy itself.
+ * The fallback runs where the FPU is not usable.  aes-generic's 4 KiB
+ * key-dependent T-tables leak key bits through cache timing, so it is the
+ * last resort.  Before it: the fixed-time AES (aes_ti) when the admin has
+ * loaded it, and on x86 the AES-NI single-block cipher, which without the
+ * FPU runs lib/crypto/aes.c, the same prefetched small-S-box code aes_ti
+ * uses.  aes_ti is not loaded from here: having no alias, it is only ever
+ * present by choice, and loading it would change what every other "aes"
+ * user gets on CPUs without AES-NI.  All are named by driver, so the lookup
+ * can never return the proxy itself.
  */
 static const char * const xtsproxy_fallbacks[] = {
 	"xts(ecb(aes-fixed-time))",
+	"xts(ecb(aes-aesni))",
 	"xts(ecb(aes-generic))",
 };
 

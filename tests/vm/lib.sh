@@ -87,13 +87,26 @@ load_aesni() {
 	return 0
 }
 
-# proc_crypto DRIVER FIELD: one field of DRIVER's /proc/crypto entry.
+# proc_crypto DRIVER FIELD: one field of DRIVER's /proc/crypto entry (the
+# registered algorithm, not a larval of it).
 proc_crypto() {
-	awk -v drv="$1" -v field="$2" '
-		/^name/ { inblk = 0 }
-		$1 == "driver" && $3 == drv { inblk = 1 }
-		inblk && $1 == field { sub(/^[^:]*: /, ""); print; exit }
-	' /proc/crypto
+	awk -v drv="$1" -v field="$2" 'BEGIN { RS = ""; FS = "\n" }
+		$0 ~ "\ndriver +: " drv "\n" && $0 !~ "\ntype +: larval" {
+			for (i = 1; i <= NF; i++) {
+				split($i, kv, / *: /)
+				if (kv[1] == field) { print kv[2]; exit }
+			}
+		}' /proc/crypto
+}
+
+# wait_selftest DRIVER: newer kernels test a new algorithm asynchronously.
+wait_selftest() {
+	local i
+	for i in $(seq 100); do
+		[ "$(proc_crypto "$1" selftest)" = passed ] && return 0
+		sleep 0.1
+	done
+	return 1
 }
 
 # ramdisks N SIZE_MB: /dev/ram0.. of SIZE_MB each.

@@ -8,6 +8,7 @@
 
 load_aesni
 load_module xtsproxy || die "insmod xtsproxy"
+wait_selftest xts-aes-xtsproxy || die "self-test did not pass"
 ramdisks 2 32 || die "brd"
 modprobe dm_crypt || die "dm_crypt"
 

@@ -9,6 +9,7 @@ for m in aesni_intel xts; do
 	check_fails "$m not loaded before xtsproxy" grep -q "^$m " /proc/modules
 done
 load_module xtsproxy || die "insmod xtsproxy"
+wait_selftest xts-aes-xtsproxy || die "self-test did not pass"
 ramdisks 1 64 || die "brd"
 modprobe dm_crypt || die "dm_crypt"
 
