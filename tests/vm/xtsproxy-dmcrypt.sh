@@ -18,7 +18,7 @@ sectors=$(($(blockdev --getsz /dev/ram0)))
 
 # map NAME CIPHER KEY DEV [OPTS]
 map() {
-	dmsetup create "$1" --table "0 $sectors crypt $2 $3 7 $4 0 ${5:-}"
+	dmsetup create "$1" --table "0 $sectors crypt $2 $3 8 $4 0 ${5:-}"
 }
 
 same_bytes() {
