@@ -3,7 +3,7 @@
 # Loaded before aesni-intel and the xts template, xtsproxy changes nothing
 # for plain xts(aes) users: cryptsetup luksFormat/open with defaults work,
 # data reads back, and the proxy serves none of it.
-. "$TOP/tests/vm/lib.sh"
+. "$TOP/tests/lib.sh"
 
 for m in aesni_intel xts; do
 	check_fails "$m not loaded before xtsproxy" grep -q "^$m " /proc/modules

@@ -3,7 +3,7 @@
 # IEEE 1619 XTS-AES known answers through AF_ALG on the driver name, and
 # key checks that match the kernel's xts.  Run with -c qemu64 it exercises
 # the fallback alone.
-. "$TOP/tests/vm/lib.sh"
+. "$TOP/tests/lib.sh"
 
 load_aesni
 load_module xtsproxy || die "insmod xtsproxy"

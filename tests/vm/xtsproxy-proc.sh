@@ -3,7 +3,7 @@
 # xtsproxy registers as a synchronous, public, low-priority xts(aes) that
 # passes the kernel's self-test, reports its fast path, and is unloadable
 # when idle.
-. "$TOP/tests/vm/lib.sh"
+. "$TOP/tests/lib.sh"
 
 load_aesni
 load_module xtsproxy || die "insmod xtsproxy"

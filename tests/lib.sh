@@ -1,8 +1,8 @@
-# Helpers for guest test scripts.  Source this first; end with `finish`.
+# Helpers for test scripts.  Source this first.  Guest tests end with
+# `finish`, host tests with `summary`.
 #
-# Every check prints one line, "PASS: name" or "FAIL: name: why"; `finish`
-# adds the kernel-log check and a closing "N passed, N failed", and exits
-# non-zero when anything failed.
+# Every check prints one line, "PASS: name" or "FAIL: name: why"; the end
+# prints "N passed, N failed" and exits non-zero when anything failed.
 
 set -u
 _passed=0
@@ -54,7 +54,7 @@ check_eq() {
 # die WHY: a set-up step failed; nothing after it can be trusted.
 die() {
 	fail "setup" "$1"
-	finish
+	summary
 }
 
 # The kernel log must hold no sign of a kernel bug.
@@ -68,11 +68,16 @@ check_dmesg_clean() {
 	fi
 }
 
-finish() {
-	check_dmesg_clean
+summary() {
 	echo "$_passed passed, $_failed failed"
 	[ "$_failed" -eq 0 ]
 	exit
+}
+
+# The end of a guest test: the kernel log is part of the verdict.
+finish() {
+	check_dmesg_clean
+	summary
 }
 
 # Modules of this project, built for the running kernel.

@@ -1,0 +1,44 @@
+#!/bin/bash
+# The build contract: `make KDIR=...` builds every module into its
+# directory, with no warning under W=1 and sparse (C=2), on every test
+# kernel; `make clean` removes the products; the sources pass
+# checkpatch --strict.
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TOP/tests/lib.sh"
+. "$TOP/scripts/lib/tree.sh"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+clean_copy "$work/tree"
+cd "$work/tree" || die "copy"
+
+modules="xtsproxy/xtsproxy.ko"
+for v in ${KERNELS:?}; do
+	log=$work/build-$v.log
+	if make KDIR="/lib/modules/$v/build" W=1 C=2 >"$log" 2>&1; then
+		pass "$v: make W=1 C=2"
+	else
+		fail "$v: make W=1 C=2" "$(tail -n 5 "$log" | tr '\n' ' ')"
+		continue
+	fi
+	warnings=$(grep -E 'warning:|error:|sparse:' "$log" | head -n 5)
+	check_eq "$v: no compiler or sparse warnings" "$warnings" ""
+	for ko in $modules; do
+		check "$v: $ko built" test -s "$ko"
+		check_eq "$v: $ko vermagic" "$(modinfo -F vermagic "$ko" | cut -d' ' -f1)" "$v"
+	done
+	make KDIR="/lib/modules/$v/build" clean >/dev/null 2>&1
+	left=$(find . -name '*.ko' -o -name '*.o' | head -n 3)
+	check_eq "$v: make clean leaves no objects" "$left" ""
+done
+
+if cp_dir=$(checkpatch_dir); then
+	files=$(git -C "$TOP" ls-files '*.c' '*.h')
+	out=$(cd "$TOP" && perl "$cp_dir/scripts/checkpatch.pl" --strict --no-tree --terse \
+		--show-types --ignore SPDX_LICENSE_TAG,FILE_PATH_CHANGES -f $files 2>&1 |
+		grep -E '(ERROR|WARNING|CHECK):')
+	check_eq "checkpatch --strict clean" "$out" ""
+else
+	fail "checkpatch available" "linux-source-6.12 missing; run scripts/deps"
+fi
+summary
