@@ -3,12 +3,11 @@
 # Kbuild for extra warnings and sparse.
 KDIR ?= /lib/modules/$(shell uname -r)/build
 PWD := $(shell pwd)
-VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' $(PWD)/dkms.conf)
 
-# Kernels the tests boot: the newest installed of each series, unless given.
-KVERS ?= $(shell bash -c '. scripts/lib/kernels.sh; for s in $$KERNEL_SERIES; do installed_kernel $$s; done')
+# Kernels the tests boot; empty means the newest installed of each series.
+KVERS ?=
 
-.PHONY: all modules clean check check-build deps demo install-dkms
+.PHONY: all modules clean check deps demo
 
 all: modules
 
@@ -21,10 +20,10 @@ clean:
 
 # Build for every test kernel into build/<version>/, then run every guest
 # test on every kernel.
-check:
+check: deps
 	scripts/check $(KVERS)
 
-demo:
+demo: deps
 	scripts/demo
 
 deps:
