@@ -122,3 +122,20 @@ ramdisks() {
 sysfs_xtsproxy() {
 	cat "/sys/kernel/xtsproxy/$1"
 }
+
+# hexkey BYTES: a random key in hex.
+hexkey() {
+	head -c "$1" /dev/urandom | od -An -tx1 | tr -d ' \n'
+}
+
+# Both targets ready: in-tree dm-crypt and crypt-inline.
+load_targets() {
+	load_aesni
+	modprobe dm_crypt || return 1
+	load_module dm-crypt-inline
+}
+
+# unhex HEX: the bytes, on stdout.
+unhex() {
+	$PY -c 'import sys; sys.stdout.buffer.write(bytes.fromhex(sys.argv[1]))' "$1"
+}

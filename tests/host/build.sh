@@ -12,7 +12,7 @@ trap 'rm -rf "$work"' EXIT
 clean_copy "$work/tree"
 cd "$work/tree" || die "copy"
 
-modules="xtsproxy/xtsproxy.ko"
+modules="xtsproxy/xtsproxy.ko dm-crypt-inline/dm-crypt-inline.ko"
 for v in ${KERNELS:?}; do
 	log=$work/build-$v.log
 	if make KDIR="/lib/modules/$v/build" W=1 C=2 >"$log" 2>&1; then

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * crypt-inline: shared definitions of the device-mapper target.
+ *
+ * The target reads dm-crypt's table and writes dm-crypt's disk format; what
+ * differs is where the crypto runs.  The configuration parsed from a table
+ * (struct cri_config) is kept apart from the live device (struct cri_dev)
+ * so that parsing can be tested and refused tables leave nothing behind.
+ */
+#ifndef DM_CRYPT_INLINE_CRI_H
+#define DM_CRYPT_INLINE_CRI_H
+
+#define DM_MSG_PREFIX "crypt-inline"
+
+#include <linux/bio.h>
+#include <linux/device-mapper.h>
+#include <linux/mempool.h>
+#include <linux/percpu.h>
+#include <linux/rbtree.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/workqueue.h>
+#include <crypto/skcipher.h>
+
+#define CRI_MAX_KEY_SIZE	128	/* bytes: dm-crypt allows no more either */
+#define CRI_MAX_IV_SIZE		32
+
+enum cri_iv_mode {
+	CRI_IV_NONE,		/* ecb: no IV at all */
+	CRI_IV_NULL,
+	CRI_IV_PLAIN,
+	CRI_IV_PLAIN64,
+	CRI_IV_PLAIN64BE,
+	CRI_IV_ESSIV,
+	CRI_IV_BENBI,
+};
+
+enum cri_key_type {
+	CRI_KEY_HEX,
+	CRI_KEY_NONE,		/* "-": the cipher takes no key */
+	CRI_KEY_LOGON,
+	CRI_KEY_USER,
+};
+
+/* Optional table arguments, as bits of cri_config.flags. */
+enum {
+	CRI_ALLOW_DISCARDS,
+	CRI_SAME_CPU_CRYPT,
+	CRI_SUBMIT_FROM_CRYPT_CPUS,
+	CRI_NO_READ_WORKQUEUE,
+	CRI_NO_WRITE_WORKQUEUE,
+	CRI_FORCE_INLINE,
+	CRI_IV_LARGE_SECTORS,
+};
+
+/* Everything a table line says, parsed and checked, nothing allocated. */
+struct cri_config {
+	char *cipher_string;	/* as given, for the table line */
+	char *crypto_name;	/* for crypto_alloc_skcipher() */
+	enum cri_iv_mode iv_mode;
+	char *iv_opts;		/* essiv hash; NULL otherwise */
+	enum cri_key_type key_type;
+	char *key_desc;		/* keyring description; NULL for hex */
+	unsigned int key_size;	/* bytes */
+	u8 key[CRI_MAX_KEY_SIZE];	/* hex keys only */
+	u64 iv_offset;		/* 512-byte sectors */
+	char *dev_path;
+	u64 start;		/* 512-byte sectors */
+	unsigned int sector_size;
+	unsigned long flags;
+};
+
+struct cri_stats {
+	u64 inline_bios;
+	u64 queued_bios;
+	u64 deferred_bios;
+	u64 errors;
+};
+
+struct cri_dev {
+	struct dm_dev *dev;
+	struct cri_config cfg;
+	struct crypto_skcipher *tfm;
+	unsigned int iv_size;
+	unsigned int sector_shift;	/* log2(sector_size / 512) */
+	unsigned int benbi_shift;
+	unsigned int per_bio_size;
+	bool key_valid;
+	struct key *owned_key;		/* our keyring's copy of a hex key */
+
+	struct workqueue_struct *crypt_wq;
+	struct task_struct *write_thread;
+	spinlock_t write_lock;		/* protects write_tree */
+	struct rb_root write_tree;	/* encrypted writes, by sector */
+	struct bio_set bs;
+	mempool_t page_pool;
+	struct cri_stats __percpu *stats;
+};
+
+/* table.c */
+int cri_parse_table(struct cri_config *cfg, unsigned int argc, char **argv,
+		    char **error);
+void cri_config_free(struct cri_config *cfg);
+unsigned int cri_emit_table(const struct cri_config *cfg, const char *dev_name,
+			    char *result, unsigned int maxlen);
+
+/* key.c */
+int cri_parse_key(struct cri_config *cfg, const char *arg, char **error);
+int cri_load_key(struct cri_dev *cd, char **error);
+void cri_put_key(struct cri_dev *cd);
+void cri_wipe_key(struct cri_dev *cd);
+int cri_set_key(struct cri_dev *cd, const char *arg, char **error);
+int cri_keyring_init(void);
+void cri_keyring_exit(void);
+
+/* iv.c */
+int cri_iv_check(struct cri_dev *cd, char **error);
+void cri_iv_gen(const struct cri_dev *cd, u8 *iv, u64 sector);
+
+/* io.c */
+int cri_io_init(struct cri_dev *cd, struct dm_target *ti, char **error);
+void cri_io_exit(struct cri_dev *cd);
+int cri_map(struct dm_target *ti, struct bio *bio);
+
+#endif /* DM_CRYPT_INLINE_CRI_H */

@@ -1,0 +1,457 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * crypt-inline: the bio paths.
+ *
+ * Writes are encrypted from the caller's bio into pages of our own (the
+ * caller's data must stay plaintext) and the clone goes to the backing
+ * device.  Reads go to the backing device with the caller's pages and are
+ * decrypted in place when they complete.
+ *
+ * Where the crypto runs is the point of this target:
+ *  - inline (force_inline, or no_write_workqueue / no_read_workqueue for one
+ *    direction): writes in map(), the submitter's context; reads in the
+ *    completion context, except that a completion in hard-IRQ context or
+ *    with IRQs disabled is deferred to a tasklet (softirq), never to the
+ *    workqueue: the crypto API must not be called there;
+ *  - queued: on the device's workqueue, as in-tree dm-crypt does by default,
+ *    with writes then submitted in sector order by one thread.
+ *
+ * All per-bio state, including the skcipher request, lives in dm's per-bio
+ * data.  Sectors are processed one at a time; an asynchronous tfm returns
+ * -EINPROGRESS/-EBUSY and its completion callback resumes the loop, so sync
+ * and async tfms share one path and nothing blocks waiting for crypto.
+ */
+
+#include <linux/bio.h>
+#include <linux/blkdev.h>
+#include <linux/interrupt.h>
+#include <linux/kthread.h>
+#include <linux/rbtree.h>
+#include <linux/scatterlist.h>
+
+#include "cri.h"
+#include "cri_compat.h"
+
+#define CRI_MAX_CLONE_SECTORS	((BIO_MAX_VECS << PAGE_SHIFT) >> SECTOR_SHIFT)
+#define CRI_MIN_IOS		64
+
+struct cri_io {
+	struct cri_dev *cd;
+	struct bio *base;
+	struct bio *clone;
+	struct bio *out;		/* clone for writes, base for reads */
+	struct bvec_iter iter_in;	/* unprocessed part of the source */
+	struct bvec_iter iter_out;	/* matching part of the destination */
+	u64 iv_sector;
+	blk_status_t status;
+	bool write;
+	bool queued;			/* crypto ran on the workqueue */
+	union {
+		struct work_struct work;
+		struct tasklet_struct tasklet;
+		struct rb_node rb_node;		/* in the write thread's tree */
+	};
+	struct scatterlist sg_in;
+	struct scatterlist sg_out;
+	u8 iv[CRI_MAX_IV_SIZE] __aligned(sizeof(u64));
+	struct skcipher_request req;	/* followed by the tfm's request context */
+};
+
+static void cri_crypt_resume(struct cri_io *io);
+
+static bool cri_inline_write(const struct cri_dev *cd)
+{
+	return test_bit(CRI_FORCE_INLINE, &cd->cfg.flags) ||
+	       test_bit(CRI_NO_WRITE_WORKQUEUE, &cd->cfg.flags);
+}
+
+static bool cri_inline_read(const struct cri_dev *cd)
+{
+	return test_bit(CRI_FORCE_INLINE, &cd->cfg.flags) ||
+	       test_bit(CRI_NO_READ_WORKQUEUE, &cd->cfg.flags);
+}
+
+static void cri_free_pages(struct cri_dev *cd, struct bio *clone)
+{
+	struct bio_vec *bv;
+	struct bvec_iter_all iter;
+
+	bio_for_each_segment_all(bv, clone, iter)
+		mempool_free(bv->bv_page, &cd->page_pool);
+}
+
+static void cri_end_base(struct cri_io *io)
+{
+	if (io->status)
+		this_cpu_inc(io->cd->stats->errors);
+	io->base->bi_status = io->status;
+	bio_endio(io->base);
+}
+
+static void cri_write_endio(struct bio *clone)
+{
+	struct cri_io *io = clone->bi_private;
+
+	if (!io->status)
+		io->status = clone->bi_status;
+	cri_free_pages(io->cd, clone);
+	bio_put(clone);
+	cri_end_base(io);
+}
+
+/*
+ * The queued path hands encrypted writes to one thread that submits them in
+ * sector order, as in-tree dm-crypt does unless submit_from_crypt_cpus:
+ * crypto workers finish out of order, the disk prefers ascending sectors.
+ */
+static void cri_queue_write(struct cri_io *io)
+{
+	struct cri_dev *cd = io->cd;
+	struct rb_node **link, *parent = NULL;
+	sector_t sector = io->clone->bi_iter.bi_sector;
+	unsigned long flags;
+
+	spin_lock_irqsave(&cd->write_lock, flags);
+	if (RB_EMPTY_ROOT(&cd->write_tree))
+		wake_up_process(cd->write_thread);
+	link = &cd->write_tree.rb_node;
+	while (*link) {
+		parent = *link;
+		if (sector < rb_entry(parent, struct cri_io, rb_node)->clone->bi_iter.bi_sector)
+			link = &parent->rb_left;
+		else
+			link = &parent->rb_right;
+	}
+	rb_link_node(&io->rb_node, parent, link);
+	rb_insert_color(&io->rb_node, &cd->write_tree);
+	spin_unlock_irqrestore(&cd->write_lock, flags);
+}
+
+static int cri_write_thread(void *data)
+{
+	struct cri_dev *cd = data;
+	struct rb_root batch;
+	struct blk_plug plug;
+	struct cri_io *io;
+
+	for (;;) {
+		spin_lock_irq(&cd->write_lock);
+		while (RB_EMPTY_ROOT(&cd->write_tree)) {
+			set_current_state(TASK_INTERRUPTIBLE);
+			spin_unlock_irq(&cd->write_lock);
+			if (kthread_should_stop()) {
+				set_current_state(TASK_RUNNING);
+				return 0;
+			}
+			schedule();
+			spin_lock_irq(&cd->write_lock);
+		}
+		batch = cd->write_tree;
+		cd->write_tree = RB_ROOT;
+		spin_unlock_irq(&cd->write_lock);
+
+		blk_start_plug(&plug);
+		while (!RB_EMPTY_ROOT(&batch)) {
+			io = rb_entry(rb_first(&batch), struct cri_io, rb_node);
+			rb_erase(&io->rb_node, &batch);
+			dm_submit_bio_remap(io->base, io->clone);
+		}
+		blk_finish_plug(&plug);
+	}
+}
+
+/* The crypto of a bio is finished: send the write, or end the read. */
+static void cri_crypt_done(struct cri_io *io)
+{
+	if (!io->write) {
+		bio_put(io->clone);
+		cri_end_base(io);
+		return;
+	}
+	if (io->status) {
+		cri_write_endio(io->clone);
+		return;
+	}
+	io->clone->bi_iter.bi_sector = io->base->bi_iter.bi_sector;
+	if (io->queued && !test_bit(CRI_SUBMIT_FROM_CRYPT_CPUS, &io->cd->cfg.flags))
+		cri_queue_write(io);
+	else
+		dm_submit_bio_remap(io->base, io->clone);
+}
+
+CRI_CRYPTO_CALLBACK(cri_crypt_callback, data)
+{
+	struct cri_io *io = data;
+
+	/* A backlogged request has only moved to the queue. */
+	if (err == -EINPROGRESS)
+		return;
+	if (err)
+		io->status = BLK_STS_IOERR;
+	bio_advance_iter(io->base, &io->iter_in, io->cd->cfg.sector_size);
+	bio_advance_iter(io->out, &io->iter_out, io->cd->cfg.sector_size);
+	io->iv_sector += io->cd->cfg.sector_size >> SECTOR_SHIFT;
+	cri_crypt_resume(io);
+}
+
+/* Start one sector; returns the crypto API's answer. */
+static int cri_crypt_sector(struct cri_io *io, u32 flags)
+{
+	struct cri_dev *cd = io->cd;
+	unsigned int len = cd->cfg.sector_size;
+	struct bio_vec in = bio_iter_iovec(io->base, io->iter_in);
+	struct bio_vec out = bio_iter_iovec(io->out, io->iter_out);
+	u64 iv_sector = io->iv_sector;
+
+	/* Logical block size is sector_size, so a sector never straddles. */
+	if (unlikely(in.bv_len < len || out.bv_len < len))
+		return -EIO;
+
+	sg_init_table(&io->sg_in, 1);
+	sg_set_page(&io->sg_in, in.bv_page, len, in.bv_offset);
+	sg_init_table(&io->sg_out, 1);
+	sg_set_page(&io->sg_out, out.bv_page, len, out.bv_offset);
+
+	if (test_bit(CRI_IV_LARGE_SECTORS, &cd->cfg.flags))
+		iv_sector >>= cd->sector_shift;
+	cri_iv_gen(cd, io->iv, iv_sector);
+
+	skcipher_request_set_tfm(&io->req, cd->tfm);
+	skcipher_request_set_callback(&io->req, flags, cri_crypt_callback, io);
+	skcipher_request_set_crypt(&io->req, &io->sg_in, &io->sg_out, len,
+				   io->iv);
+	return io->write ? crypto_skcipher_encrypt(&io->req) :
+			   crypto_skcipher_decrypt(&io->req);
+}
+
+/*
+ * Run sectors until the bio is done or an asynchronous tfm takes one; its
+ * callback comes back here.  Never sleeps: the callers include completion
+ * and softirq context.
+ */
+static void cri_crypt_resume(struct cri_io *io)
+{
+	unsigned int len = io->cd->cfg.sector_size;
+	int err;
+
+	while (io->iter_in.bi_size && !io->status) {
+		err = cri_crypt_sector(io, CRYPTO_TFM_REQ_MAY_BACKLOG);
+		if (err == -EINPROGRESS || err == -EBUSY)
+			return;
+		if (err) {
+			io->status = BLK_STS_IOERR;
+			break;
+		}
+		bio_advance_iter(io->base, &io->iter_in, len);
+		bio_advance_iter(io->out, &io->iter_out, len);
+		io->iv_sector += len >> SECTOR_SHIFT;
+	}
+	cri_crypt_done(io);
+}
+
+/* A clone with fresh pages for the ciphertext of io->base. */
+static struct bio *cri_alloc_write_clone(struct cri_io *io)
+{
+	struct cri_dev *cd = io->cd;
+	unsigned int size = io->base->bi_iter.bi_size;
+	unsigned int nr = DIV_ROUND_UP(size, PAGE_SIZE);
+	struct bio *clone;
+	struct page *page;
+	unsigned int len;
+
+	clone = bio_alloc_bioset(cd->dev->bdev, nr, io->base->bi_opf, GFP_NOIO,
+				 &cd->bs);
+	clone->bi_private = io;
+	clone->bi_end_io = cri_write_endio;
+	clone->bi_ioprio = io->base->bi_ioprio;
+	while (size) {
+		len = min_t(unsigned int, size, PAGE_SIZE);
+		/* A mempool of pages never fails with GFP_NOIO. */
+		page = mempool_alloc(&cd->page_pool, GFP_NOIO);
+		__bio_add_page(clone, page, len, 0);
+		size -= len;
+	}
+	return clone;
+}
+
+/* Reads decrypt the caller's pages in place; writes fill the clone's. */
+static void cri_start_crypt(struct cri_io *io)
+{
+	io->out = io->write ? io->clone : io->base;
+	io->iter_out = io->write ? io->clone->bi_iter : io->iter_in;
+	cri_crypt_resume(io);
+}
+
+static void cri_write_work(struct work_struct *work)
+{
+	struct cri_io *io = container_of(work, struct cri_io, work);
+
+	io->clone = cri_alloc_write_clone(io);
+	cri_start_crypt(io);
+}
+
+static void cri_read_work(struct work_struct *work)
+{
+	cri_start_crypt(container_of(work, struct cri_io, work));
+}
+
+static void cri_read_tasklet(struct tasklet_struct *t)
+{
+	cri_start_crypt(container_of(t, struct cri_io, tasklet));
+}
+
+static void cri_read_endio(struct bio *clone)
+{
+	struct cri_io *io = clone->bi_private;
+	struct cri_dev *cd = io->cd;
+
+	if (clone->bi_status) {
+		io->status = clone->bi_status;
+		cri_crypt_done(io);
+		return;
+	}
+	if (!cri_inline_read(cd)) {
+		INIT_WORK(&io->work, cri_read_work);
+		queue_work(cd->crypt_wq, &io->work);
+		return;
+	}
+	if (in_hardirq() || irqs_disabled()) {
+		this_cpu_inc(cd->stats->deferred_bios);
+		tasklet_setup(&io->tasklet, cri_read_tasklet);
+		tasklet_schedule(&io->tasklet);
+		return;
+	}
+	cri_start_crypt(io);
+}
+
+/* Reads: the clone shares the caller's pages and is decrypted in place. */
+static void cri_submit_read(struct cri_io *io)
+{
+	struct cri_dev *cd = io->cd;
+	struct bio *clone;
+
+	clone = bio_alloc_clone(cd->dev->bdev, io->base, GFP_NOIO, &cd->bs);
+	clone->bi_private = io;
+	clone->bi_end_io = cri_read_endio;
+	io->clone = clone;
+	dm_submit_bio_remap(io->base, clone);
+}
+
+int cri_map(struct dm_target *ti, struct bio *bio)
+{
+	struct cri_dev *cd = ti->private;
+	unsigned int sector_mask = (cd->cfg.sector_size >> SECTOR_SHIFT) - 1;
+	struct cri_io *io;
+
+	/* Flushes and discards carry no data to transform: pass them on. */
+	if (unlikely(bio->bi_opf & REQ_PREFLUSH ||
+		     bio_op(bio) == REQ_OP_DISCARD)) {
+		bio_set_dev(bio, cd->dev->bdev);
+		if (bio_sectors(bio))
+			bio->bi_iter.bi_sector = cd->cfg.start +
+				dm_target_offset(ti, bio->bi_iter.bi_sector);
+		return DM_MAPIO_REMAPPED;
+	}
+
+	/* Writes get pages of their own: bound them as dm-crypt does. */
+	if (bio_data_dir(bio) == WRITE &&
+	    bio_sectors(bio) > CRI_MAX_CLONE_SECTORS)
+		dm_accept_partial_bio(bio, CRI_MAX_CLONE_SECTORS);
+
+	if (unlikely((bio->bi_iter.bi_sector & sector_mask) ||
+		     (bio->bi_iter.bi_size & (cd->cfg.sector_size - 1))))
+		return DM_MAPIO_KILL;
+	if (unlikely(!cd->key_valid))
+		return DM_MAPIO_KILL;
+
+	io = dm_per_bio_data(bio, cd->per_bio_size);
+	io->cd = cd;
+	io->base = bio;
+	io->status = BLK_STS_OK;
+	io->write = bio_data_dir(bio) == WRITE;
+	io->queued = false;
+	io->iter_in = bio->bi_iter;
+	io->iv_sector = dm_target_offset(ti, bio->bi_iter.bi_sector) +
+			cd->cfg.iv_offset;
+	bio->bi_iter.bi_sector = cd->cfg.start +
+				 dm_target_offset(ti, bio->bi_iter.bi_sector);
+
+	if (!io->write) {
+		if (cri_inline_read(cd))
+			this_cpu_inc(cd->stats->inline_bios);
+		else
+			this_cpu_inc(cd->stats->queued_bios);
+		cri_submit_read(io);
+	} else if (cri_inline_write(cd)) {
+		this_cpu_inc(cd->stats->inline_bios);
+		io->clone = cri_alloc_write_clone(io);
+		cri_start_crypt(io);
+	} else {
+		this_cpu_inc(cd->stats->queued_bios);
+		io->queued = true;
+		INIT_WORK(&io->work, cri_write_work);
+		queue_work(cd->crypt_wq, &io->work);
+	}
+	return DM_MAPIO_SUBMITTED;
+}
+
+int cri_io_init(struct cri_dev *cd, struct dm_target *ti, char **error)
+{
+	unsigned int wq_flags = WQ_CPU_INTENSIVE | WQ_MEM_RECLAIM | WQ_HIGHPRI;
+	int err;
+
+	cd->per_bio_size = sizeof(struct cri_io) +
+			   crypto_skcipher_reqsize(cd->tfm);
+	ti->per_io_data_size = cd->per_bio_size;
+
+	err = bioset_init(&cd->bs, CRI_MIN_IOS, 0, BIOSET_NEED_BVECS);
+	if (err) {
+		*error = "Cannot allocate bioset";
+		return err;
+	}
+	err = mempool_init_page_pool(&cd->page_pool, BIO_MAX_VECS, 0);
+	if (err) {
+		*error = "Cannot allocate page mempool";
+		goto err_bs;
+	}
+	/* As dm-crypt: unbound unless same_cpu_crypt asks for the submitter's CPU. */
+	if (!test_bit(CRI_SAME_CPU_CRYPT, &cd->cfg.flags))
+		wq_flags |= WQ_UNBOUND;
+	cd->crypt_wq = alloc_workqueue("kcryptd-inline/%s", wq_flags, 0,
+				       dm_table_device_name(ti->table));
+	if (!cd->crypt_wq) {
+		*error = "Cannot allocate crypt workqueue";
+		err = -ENOMEM;
+		goto err_pool;
+	}
+	spin_lock_init(&cd->write_lock);
+	cd->write_tree = RB_ROOT;
+	cd->write_thread = kthread_run(cri_write_thread, cd, "dmcrypt_write-inline/%s",
+				       dm_table_device_name(ti->table));
+	if (IS_ERR(cd->write_thread)) {
+		err = PTR_ERR(cd->write_thread);
+		cd->write_thread = NULL;
+		*error = "Cannot start the write thread";
+		goto err_wq;
+	}
+	return 0;
+
+err_wq:
+	destroy_workqueue(cd->crypt_wq);
+	cd->crypt_wq = NULL;
+err_pool:
+	mempool_exit(&cd->page_pool);
+err_bs:
+	bioset_exit(&cd->bs);
+	return err;
+}
+
+void cri_io_exit(struct cri_dev *cd)
+{
+	if (cd->write_thread)
+		kthread_stop(cd->write_thread);
+	if (cd->crypt_wq)
+		destroy_workqueue(cd->crypt_wq);
+	mempool_exit(&cd->page_pool);
+	bioset_exit(&cd->bs);
+}

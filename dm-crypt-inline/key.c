@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * crypt-inline: the volume key.  A table names it as hex, as "-" for
+ * ciphers without a key, or as ":<size>:<logon|user>:<description>" in the
+ * kernel keyring, exactly as dm-crypt does.  This file is the one place
+ * that copies and wipes key bytes.
+ *
+ * Keys never leave the kernel: dmsetup hides keys only for target type
+ * "crypt", so a hex key would be printed by `dmsetup table`.  A hex key is
+ * therefore stored as a logon key (unreadable from user space) in a keyring
+ * this module owns, and the table names that key instead:
+ * ":<size>:logon:crypt-inline:<random id>".  Such a line loads again while
+ * any table uses the key; the last table to drop it revokes it, which frees
+ * the payload with kfree_sensitive().
+ */
+
+#include <linux/cred.h>
+#include <linux/kernel.h>
+#include <linux/key.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <keys/user-type.h>
+
+#include "cri.h"
+
+#define CRI_KEY_PREFIX	"crypt-inline:"
+
+static struct key *cri_keyring;
+
+/* Owned keys and how many tables use each. */
+struct cri_owned_key {
+	struct list_head node;
+	struct key *key;
+	unsigned int users;
+};
+
+static LIST_HEAD(cri_owned_keys);
+static DEFINE_MUTEX(cri_owned_lock);
+
+static struct cri_owned_key *cri_find_owned(struct key *key)
+{
+	struct cri_owned_key *ok;
+
+	list_for_each_entry(ok, &cri_owned_keys, node)
+		if (ok->key == key)
+			return ok;
+	return NULL;
+}
+
+/* Count one more table using an owned key; takes a key reference. */
+static int cri_hold_owned(struct key *key)
+{
+	struct cri_owned_key *ok;
+	int err = 0;
+
+	mutex_lock(&cri_owned_lock);
+	ok = cri_find_owned(key);
+	if (ok) {
+		ok->users++;
+	} else {
+		ok = kzalloc(sizeof(*ok), GFP_KERNEL);
+		if (ok) {
+			ok->key = key;
+			ok->users = 1;
+			list_add(&ok->node, &cri_owned_keys);
+		} else {
+			err = -ENOMEM;
+		}
+	}
+	if (!err)
+		key_get(key);
+	mutex_unlock(&cri_owned_lock);
+	return err;
+}
+
+static void cri_release_owned(struct key *key)
+{
+	struct cri_owned_key *ok;
+
+	mutex_lock(&cri_owned_lock);
+	ok = cri_find_owned(key);
+	if (ok && !--ok->users) {
+		list_del(&ok->node);
+		kfree(ok);
+		key_revoke(key);
+		key_unlink(cri_keyring, key);
+	}
+	mutex_unlock(&cri_owned_lock);
+	key_put(key);
+}
+
+static int cri_parse_keyring_ref(struct cri_config *cfg, const char *arg,
+				 char **error)
+{
+	const char *type, *desc;
+	unsigned int size;
+	int n = 0;
+
+	/* ":<size>:<type>:<description>" */
+	if (sscanf(arg, ":%u:%n", &size, &n) != 1 || !n) {
+		*error = "Invalid keyring key: :<size>:<type>:<description> expected";
+		return -EINVAL;
+	}
+	type = arg + n;
+	desc = strchr(type, ':');
+	if (!desc || !desc[1]) {
+		*error = "Invalid keyring key: description missing";
+		return -EINVAL;
+	}
+	desc++;
+	if (!size || size > CRI_MAX_KEY_SIZE) {
+		*error = "Invalid key size";
+		return -EINVAL;
+	}
+	if (!strncmp(type, "logon:", 6)) {
+		cfg->key_type = CRI_KEY_LOGON;
+	} else if (!strncmp(type, "user:", 5)) {
+		cfg->key_type = CRI_KEY_USER;
+	} else {
+		*error = "Unsupported keyring key type (logon and user are supported)";
+		return -EINVAL;
+	}
+	cfg->key_size = size;
+	cfg->key_desc = kstrdup(desc, GFP_KERNEL);
+	return cfg->key_desc ? 0 : -ENOMEM;
+}
+
+int cri_parse_key(struct cri_config *cfg, const char *arg, char **error)
+{
+	size_t len = strlen(arg);
+
+	if (!strcmp(arg, "-")) {
+		cfg->key_type = CRI_KEY_NONE;
+		return 0;
+	}
+	if (arg[0] == ':')
+		return cri_parse_keyring_ref(cfg, arg, error);
+
+	/* As dm-crypt: an odd trailing hex digit is ignored. */
+	if (len / 2 > CRI_MAX_KEY_SIZE || len < 2) {
+		*error = "Invalid key size";
+		return -EINVAL;
+	}
+	cfg->key_type = CRI_KEY_HEX;
+	cfg->key_size = len / 2;
+	if (hex2bin(cfg->key, arg, cfg->key_size)) {
+		memzero_explicit(cfg->key, sizeof(cfg->key));
+		*error = "Invalid key string: not hex";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static bool cri_is_owned_desc(const struct cri_config *cfg)
+{
+	return cfg->key_type == CRI_KEY_LOGON &&
+	       !strncmp(cfg->key_desc, CRI_KEY_PREFIX, strlen(CRI_KEY_PREFIX));
+}
+
+/* Our own keys are found in our keyring, others as dm-crypt finds them. */
+static struct key *cri_lookup_key(const struct cri_config *cfg)
+{
+	key_ref_t ref;
+
+	if (cri_is_owned_desc(cfg)) {
+		ref = keyring_search(make_key_ref(cri_keyring, true),
+				     &key_type_logon, cfg->key_desc, false);
+		return IS_ERR(ref) ? ERR_CAST(ref) : key_ref_to_ptr(ref);
+	}
+	return request_key(cfg->key_type == CRI_KEY_USER ? &key_type_user :
+			   &key_type_logon, cfg->key_desc, NULL);
+}
+
+/* Copy a keyring key's payload into buf; it must be exactly size bytes. */
+static int cri_read_keyring(const struct cri_config *cfg, struct key *key,
+			    u8 *buf, char **error)
+{
+	const struct user_key_payload *ukp;
+	int err = 0;
+
+	down_read(&key->sem);
+	ukp = user_key_payload_locked(key);
+	if (!ukp) {
+		*error = "Keyring key was revoked";
+		err = -EKEYREVOKED;
+	} else if (ukp->datalen != cfg->key_size) {
+		*error = "Keyring key size does not match the table";
+		err = -EINVAL;
+	} else {
+		memcpy(buf, ukp->data, cfg->key_size);
+	}
+	up_read(&key->sem);
+	return err;
+}
+
+/* Store a hex key as an owned logon key and name it in the config. */
+static int cri_store_hex_key(struct cri_dev *cd, char **error)
+{
+	struct cri_config *cfg = &cd->cfg;
+	key_ref_t ref;
+	char *desc;
+	int err;
+
+	desc = kasprintf(GFP_KERNEL, CRI_KEY_PREFIX "%016llx",
+			 get_random_u64());
+	if (!desc)
+		return -ENOMEM;
+	ref = key_create_or_update(make_key_ref(cri_keyring, true), "logon",
+				   desc, cfg->key, cfg->key_size,
+				   KEY_POS_VIEW | KEY_POS_SEARCH | KEY_USR_VIEW,
+				   KEY_ALLOC_NOT_IN_QUOTA);
+	if (IS_ERR(ref)) {
+		kfree(desc);
+		*error = "Cannot store the key in the crypt-inline keyring";
+		return PTR_ERR(ref);
+	}
+	err = cri_hold_owned(key_ref_to_ptr(ref));
+	if (err) {
+		key_revoke(key_ref_to_ptr(ref));
+		key_unlink(cri_keyring, key_ref_to_ptr(ref));
+	} else {
+		cd->owned_key = key_ref_to_ptr(ref);
+		cfg->key_type = CRI_KEY_LOGON;
+		cfg->key_desc = desc;
+		desc = NULL;
+	}
+	key_ref_put(ref);
+	kfree(desc);
+	return err;
+}
+
+static int cri_load_keyring_key(struct cri_dev *cd, char **error)
+{
+	struct cri_config *cfg = &cd->cfg;
+	struct key *key;
+	int err;
+
+	key = cri_lookup_key(cfg);
+	if (IS_ERR(key)) {
+		*error = "Keyring key not found or not accessible";
+		return PTR_ERR(key);
+	}
+	err = cri_read_keyring(cfg, key, cfg->key, error);
+	if (!err && cri_is_owned_desc(cfg)) {
+		err = cri_hold_owned(key);
+		if (!err)
+			cd->owned_key = key;
+	}
+	key_put(key);
+	return err;
+}
+
+int cri_load_key(struct cri_dev *cd, char **error)
+{
+	struct cri_config *cfg = &cd->cfg;
+	int err = 0;
+
+	if (cfg->key_type == CRI_KEY_LOGON || cfg->key_type == CRI_KEY_USER)
+		err = cri_load_keyring_key(cd, error);
+	if (err)
+		goto out;
+	err = crypto_skcipher_setkey(cd->tfm, cfg->key, cfg->key_size);
+	if (err) {
+		*error = "Error setting the key: wrong size for the cipher?";
+		goto out;
+	}
+	if (cfg->key_type == CRI_KEY_HEX)
+		err = cri_store_hex_key(cd, error);
+out:
+	/* The tfm holds the key schedule; no other copy stays behind. */
+	memzero_explicit(cfg->key, sizeof(cfg->key));
+	cd->key_valid = !err;
+	return err;
+}
+
+void cri_put_key(struct cri_dev *cd)
+{
+	if (cd->owned_key)
+		cri_release_owned(cd->owned_key);
+	cd->owned_key = NULL;
+}
+
+int cri_keyring_init(void)
+{
+	cri_keyring = keyring_alloc(".crypt-inline", GLOBAL_ROOT_UID,
+				    GLOBAL_ROOT_GID, current_cred(),
+				    KEY_POS_ALL | KEY_USR_VIEW,
+				    KEY_ALLOC_NOT_IN_QUOTA, NULL, NULL);
+	return PTR_ERR_OR_ZERO(cri_keyring);
+}
+
+void cri_keyring_exit(void)
+{
+	key_revoke(cri_keyring);
+	key_put(cri_keyring);
+}
+
+/*
+ * "key wipe": forget the key, as cryptsetup luksSuspend asks.  The tfm gets
+ * a random key of the same size so no schedule of the old one survives, and
+ * our keyring copy goes when no other table uses it.
+ */
+void cri_wipe_key(struct cri_dev *cd)
+{
+	u8 *junk = cd->cfg.key;
+
+	cd->key_valid = false;
+	get_random_bytes(junk, cd->cfg.key_size);
+	crypto_skcipher_setkey(cd->tfm, junk, cd->cfg.key_size);
+	memzero_explicit(cd->cfg.key, sizeof(cd->cfg.key));
+	cri_put_key(cd);
+}
+
+/* "key set <key>": a key of the table's size, hex or keyring reference. */
+int cri_set_key(struct cri_dev *cd, const char *arg, char **error)
+{
+	struct cri_config *cfg = &cd->cfg;
+	struct cri_config new = { };
+	int err;
+
+	err = cri_parse_key(&new, arg, error);
+	if (!err && new.key_size != cfg->key_size) {
+		*error = "Key size differs from the table's";
+		err = -EINVAL;
+	}
+	if (err) {
+		memzero_explicit(new.key, sizeof(new.key));
+		kfree(new.key_desc);
+		return err;
+	}
+	cri_put_key(cd);
+	kfree(cfg->key_desc);
+	cfg->key_desc = new.key_desc;
+	cfg->key_type = new.key_type;
+	memcpy(cfg->key, new.key, sizeof(cfg->key));
+	memzero_explicit(new.key, sizeof(new.key));
+	return cri_load_key(cd, error);
+}

@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * crypt-inline: the table line, parsed into a struct cri_config and printed
+ * back.  The grammar is dm-crypt's (Documentation/admin-guide/device-mapper/
+ * dm-crypt.rst) so that existing LUKS and plain volumes open unchanged:
+ *
+ *   <cipher> <key> <iv_offset> <device> <offset> [<#opt> <opt>...]
+ *
+ * Parsing allocates only strings owned by the config and touches no device
+ * or crypto state; the constructor does that afterwards.
+ */
+
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "cri.h"
+
+struct cri_iv_name {
+	const char *name;
+	enum cri_iv_mode mode;
+};
+
+static const struct cri_iv_name cri_iv_names[] = {
+	{ "null", CRI_IV_NULL },
+	{ "plain", CRI_IV_PLAIN },
+	{ "plain64", CRI_IV_PLAIN64 },
+	{ "plain64be", CRI_IV_PLAIN64BE },
+	{ "essiv", CRI_IV_ESSIV },
+	{ "benbi", CRI_IV_BENBI },
+};
+
+/* IV modes dm-crypt knows and this target deliberately does not support. */
+static const char * const cri_iv_unsupported[] = {
+	"lmk", "tcw", "random", "eboiv", "elephant",
+};
+
+/* Split "mode[:opts]" and look the mode up. */
+static int cri_parse_ivmode(struct cri_config *cfg, char *ivmode, char **error)
+{
+	char *opts = strchr(ivmode, ':');
+	unsigned int i;
+
+	if (opts)
+		*opts++ = '\0';
+	for (i = 0; i < ARRAY_SIZE(cri_iv_unsupported); i++) {
+		if (!strcmp(ivmode, cri_iv_unsupported[i])) {
+			*error = "Unsupported IV mode (lmk, tcw, random, eboiv, elephant are not implemented)";
+			return -EINVAL;
+		}
+	}
+	for (i = 0; i < ARRAY_SIZE(cri_iv_names); i++)
+		if (!strcmp(ivmode, cri_iv_names[i].name))
+			break;
+	if (i == ARRAY_SIZE(cri_iv_names)) {
+		*error = "Invalid IV mode";
+		return -EINVAL;
+	}
+	cfg->iv_mode = cri_iv_names[i].mode;
+
+	if (cfg->iv_mode == CRI_IV_ESSIV) {
+		if (!opts || !*opts) {
+			*error = "Digest algorithm missing for ESSIV mode";
+			return -EINVAL;
+		}
+		cfg->iv_opts = kstrdup(opts, GFP_KERNEL);
+		return cfg->iv_opts ? 0 : -ENOMEM;
+	}
+	if (opts) {
+		*error = "IV mode takes no options";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The crypto API name, wrapping the cipher in essiv() where asked for. */
+static int cri_set_crypto_name(struct cri_config *cfg, const char *spec,
+			       char **error)
+{
+	if (cfg->iv_mode == CRI_IV_ESSIV)
+		cfg->crypto_name = kasprintf(GFP_KERNEL, "essiv(%s,%s)", spec,
+					     cfg->iv_opts);
+	else
+		cfg->crypto_name = kstrdup(spec, GFP_KERNEL);
+	if (!cfg->crypto_name)
+		return -ENOMEM;
+	if (strlen(cfg->crypto_name) >= CRYPTO_MAX_ALG_NAME) {
+		*error = "Cipher name too long";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* "capi:<crypto API spec>-<ivmode>[:<ivopts>]" */
+static int cri_parse_capi(struct cri_config *cfg, char *spec, char **error)
+{
+	char *ivmode = strrchr(spec, '-');
+	int err;
+
+	if (!ivmode || ivmode == spec || !ivmode[1]) {
+		*error = "Invalid crypto API cipher specification: <spec>-<ivmode> expected";
+		return -EINVAL;
+	}
+	*ivmode++ = '\0';
+	if (!strncmp(spec, "authenc", 7)) {
+		*error = "AEAD (authenticated) ciphers are not supported";
+		return -EINVAL;
+	}
+	err = cri_parse_ivmode(cfg, ivmode, error);
+	if (err)
+		return err;
+	return cri_set_crypto_name(cfg, spec, error);
+}
+
+/* "cipher[:keycount]-chainmode-ivmode[:ivopts]" */
+static int cri_parse_old(struct cri_config *cfg, char *spec, char **error)
+{
+	char *cipher, *chainmode, *ivmode, *keycount, *api;
+	int err;
+
+	cipher = strsep(&spec, "-");
+	chainmode = strsep(&spec, "-");
+	ivmode = strsep(&spec, "-");
+	if (spec) {
+		*error = "Invalid cipher specification: too many parts";
+		return -EINVAL;
+	}
+	if (!*cipher) {
+		*error = "Invalid cipher specification: empty cipher";
+		return -EINVAL;
+	}
+	keycount = strchr(cipher, ':');
+	if (keycount) {
+		*keycount++ = '\0';
+		if (strcmp(keycount, "1")) {
+			*error = "Only one key per cipher (keycount 1) is supported";
+			return -EINVAL;
+		}
+	}
+
+	/* As dm-crypt: "aes" and "aes-plain" are legacy names of aes-cbc-plain. */
+	if (!chainmode || (!strcmp(chainmode, "plain") && !ivmode)) {
+		chainmode = "cbc";
+		ivmode = "plain";
+	}
+	if (strcmp(chainmode, "ecb") && !ivmode) {
+		*error = "IV mechanism required";
+		return -EINVAL;
+	}
+	if (ivmode) {
+		err = cri_parse_ivmode(cfg, ivmode, error);
+		if (err)
+			return err;
+	} else {
+		cfg->iv_mode = CRI_IV_NONE;
+	}
+
+	api = kasprintf(GFP_KERNEL, "%s(%s)", chainmode, cipher);
+	if (!api)
+		return -ENOMEM;
+	err = cri_set_crypto_name(cfg, api, error);
+	kfree(api);
+	return err;
+}
+
+static int cri_parse_cipher(struct cri_config *cfg, const char *arg,
+			    char **error)
+{
+	char *spec;
+	int err;
+
+	if (strlen(arg) >= 2 * CRYPTO_MAX_ALG_NAME) {
+		*error = "Cipher specification too long";
+		return -EINVAL;
+	}
+	cfg->cipher_string = kstrdup(arg, GFP_KERNEL);
+	spec = kstrdup(arg, GFP_KERNEL);
+	if (!cfg->cipher_string || !spec) {
+		kfree(spec);
+		return -ENOMEM;
+	}
+	if (!strncmp(spec, "capi:", 5))
+		err = cri_parse_capi(cfg, spec + 5, error);
+	else
+		err = cri_parse_old(cfg, spec, error);
+	kfree(spec);
+	return err;
+}
+
+static int cri_parse_sector(const char *arg, u64 *out)
+{
+	unsigned long long v;
+	char dummy;
+
+	if (sscanf(arg, "%llu%c", &v, &dummy) != 1)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int cri_parse_feature(struct cri_config *cfg, const char *arg,
+			     char **error)
+{
+	static const char * const names[] = {
+		[CRI_ALLOW_DISCARDS]		= "allow_discards",
+		[CRI_SAME_CPU_CRYPT]		= "same_cpu_crypt",
+		[CRI_SUBMIT_FROM_CRYPT_CPUS]	= "submit_from_crypt_cpus",
+		[CRI_NO_READ_WORKQUEUE]		= "no_read_workqueue",
+		[CRI_NO_WRITE_WORKQUEUE]	= "no_write_workqueue",
+		[CRI_FORCE_INLINE]		= "force_inline",
+		[CRI_IV_LARGE_SECTORS]		= "iv_large_sectors",
+	};
+	unsigned int i, size;
+	char dummy;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		if (!strcasecmp(arg, names[i])) {
+			__set_bit(i, &cfg->flags);
+			return 0;
+		}
+	}
+	if (sscanf(arg, "sector_size:%u%c", &size, &dummy) == 1) {
+		if (size < 512 || size > 4096 || !is_power_of_2(size)) {
+			*error = "Invalid feature value for sector_size";
+			return -EINVAL;
+		}
+		cfg->sector_size = size;
+		return 0;
+	}
+	if (!strncasecmp(arg, "integrity:", 10)) {
+		*error = "Integrity (AEAD) mode is not supported";
+		return -EINVAL;
+	}
+	*error = "Invalid feature arguments";
+	return -EINVAL;
+}
+
+static int cri_parse_features(struct cri_config *cfg, struct dm_arg_set *as,
+			      char **error)
+{
+	static const struct dm_arg feature_count = {
+		0, 8, "Invalid number of feature args",
+	};
+	unsigned int n;
+	int err;
+
+	if (!as->argc)
+		return 0;
+	err = dm_read_arg_group(&feature_count, as, &n, error);
+	if (err)
+		return err;
+	while (n--) {
+		err = cri_parse_feature(cfg, dm_shift_arg(as), error);
+		if (err)
+			return err;
+	}
+	if (as->argc) {
+		*error = "Invalid number of feature args";
+		return -EINVAL;
+	}
+	if (test_bit(CRI_IV_LARGE_SECTORS, &cfg->flags) && cfg->sector_size == 512) {
+		*error = "iv_large_sectors needs sector_size above 512";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int cri_parse_table(struct cri_config *cfg, unsigned int argc, char **argv,
+		    char **error)
+{
+	struct dm_arg_set as = { .argc = argc, .argv = argv };
+	int err;
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->sector_size = 512;
+	if (argc < 5) {
+		*error = "Not enough arguments";
+		return -EINVAL;
+	}
+	err = cri_parse_cipher(cfg, dm_shift_arg(&as), error);
+	if (err)
+		return err;
+	err = cri_parse_key(cfg, dm_shift_arg(&as), error);
+	if (err)
+		return err;
+	if (cri_parse_sector(dm_shift_arg(&as), &cfg->iv_offset)) {
+		*error = "Invalid iv_offset sector";
+		return -EINVAL;
+	}
+	cfg->dev_path = kstrdup(dm_shift_arg(&as), GFP_KERNEL);
+	if (!cfg->dev_path)
+		return -ENOMEM;
+	if (cri_parse_sector(dm_shift_arg(&as), &cfg->start)) {
+		*error = "Invalid device sector";
+		return -EINVAL;
+	}
+	return cri_parse_features(cfg, &as, error);
+}
+
+void cri_config_free(struct cri_config *cfg)
+{
+	kfree(cfg->cipher_string);
+	kfree(cfg->crypto_name);
+	kfree(cfg->iv_opts);
+	kfree(cfg->key_desc);
+	kfree(cfg->dev_path);
+	memzero_explicit(cfg->key, sizeof(cfg->key));
+	memset(cfg, 0, sizeof(*cfg));
+}
+
+static unsigned int cri_feature_count(const struct cri_config *cfg)
+{
+	return hweight_long(cfg->flags) + (cfg->sector_size != 512);
+}
+
+/*
+ * The table line, without key material: hex keys appear as the keyring
+ * reference they were stored under (see key.c).
+ */
+unsigned int cri_emit_table(const struct cri_config *cfg, const char *dev_name,
+			    char *result, unsigned int maxlen)
+{
+	unsigned int sz = 0;
+
+	DMEMIT("%s ", cfg->cipher_string);
+	if (cfg->key_type == CRI_KEY_NONE)
+		DMEMIT("-");
+	else
+		DMEMIT(":%u:%s:%s", cfg->key_size,
+		       cfg->key_type == CRI_KEY_USER ? "user" : "logon",
+		       cfg->key_desc);
+	DMEMIT(" %llu %s %llu", cfg->iv_offset, dev_name, cfg->start);
+
+	if (!cri_feature_count(cfg))
+		return sz;
+	DMEMIT(" %u", cri_feature_count(cfg));
+	if (test_bit(CRI_ALLOW_DISCARDS, &cfg->flags))
+		DMEMIT(" allow_discards");
+	if (test_bit(CRI_SAME_CPU_CRYPT, &cfg->flags))
+		DMEMIT(" same_cpu_crypt");
+	if (test_bit(CRI_SUBMIT_FROM_CRYPT_CPUS, &cfg->flags))
+		DMEMIT(" submit_from_crypt_cpus");
+	if (test_bit(CRI_NO_READ_WORKQUEUE, &cfg->flags))
+		DMEMIT(" no_read_workqueue");
+	if (test_bit(CRI_NO_WRITE_WORKQUEUE, &cfg->flags))
+		DMEMIT(" no_write_workqueue");
+	if (test_bit(CRI_FORCE_INLINE, &cfg->flags))
+		DMEMIT(" force_inline");
+	if (cfg->sector_size != 512)
+		DMEMIT(" sector_size:%u", cfg->sector_size);
+	if (test_bit(CRI_IV_LARGE_SECTORS, &cfg->flags))
+		DMEMIT(" iv_large_sectors");
+	return sz;
+}

@@ -1,0 +1,90 @@
+#!/bin/bash
+# Malformed and unsupported tables are refused, each with its reason in the
+# kernel log; nothing is left behind (no device, no key, no module
+# reference) and the module unloads afterwards.
+. "$TOP/tests/lib.sh"
+
+load_targets || die "loading targets"
+ramdisks 1 16 || die "brd"
+printf 'x%.0s' $(seq 64) >/tmp/k64
+keyctl link @u @s >/dev/null 2>&1
+keyctl padd logon cri:vol1 @u </tmp/k64 >/dev/null || die "keyctl"
+
+k32=$(hexkey 32) k64=$(hexkey 64)
+dev=/dev/ram0
+len=16384
+n=0
+
+# refused WANT_IN_LOG TABLE_ARGS... : the table is refused and the log says why.
+refused() {
+	local want=$1 table
+	shift
+	table="0 $len crypt-inline $*"
+	n=$((n + 1))
+	dmesg -C
+	if dmsetup create bad --table "$table" >/dev/null 2>&1; then
+		fail "refused: $want" "table was accepted: $table"
+		dmsetup remove bad
+		return
+	fi
+	if dmesg | grep -q -F -- "$want"; then
+		pass "refused with '$want'"
+	else
+		fail "refused with '$want'" "log: $(dmesg | grep -m1 crypt-inline)"
+	fi
+	dmsetup remove bad >/dev/null 2>&1
+}
+
+long=$(printf 'a%.0s' $(seq 300))
+refused "Not enough arguments" ""
+refused "Not enough arguments" "aes-xts-plain64 $k32 0"
+refused "Invalid key string: not hex" "aes-xts-plain64 ${k32:0:60}zz 0 $dev 0"
+refused "Error setting the key" "aes-xts-plain64 $(hexkey 20) 0 $dev 0"
+refused "Error setting the key" "aes-xts-plain64 - 0 $dev 0"
+refused "Invalid key size" "aes-xts-plain64 $(hexkey 130) 0 $dev 0"
+refused "Error allocating crypto tfm" "nocipher-xts-plain64 $k32 0 $dev 0"
+refused "Error allocating crypto tfm" "aes-nochain-plain64 $k32 0 $dev 0"
+refused "Error allocating crypto tfm" "aes-cbc-essiv:nohash $k32 0 $dev 0"
+refused "Invalid IV mode" "aes-xts-bogus $k32 0 $dev 0"
+for iv in lmk tcw random eboiv elephant:sha256; do
+	refused "Unsupported IV mode" "aes-cbc-$iv $k32 0 $dev 0"
+done
+refused "Digest algorithm missing for ESSIV mode" "aes-cbc-essiv $k32 0 $dev 0"
+refused "IV mode takes no options" "aes-xts-plain64:sha256 $k32 0 $dev 0"
+refused "Only one key per cipher" "aes:2-xts-plain64 $k64 0 $dev 0"
+refused "IV mechanism required" "aes-cbc $k32 0 $dev 0"
+refused "Invalid cipher specification: too many parts" "aes-xts-plain64-extra $k32 0 $dev 0"
+refused "Invalid crypto API cipher specification" "capi:xts(aes) $k32 0 $dev 0"
+refused "AEAD (authenticated) ciphers are not supported" "capi:authenc(hmac(sha256),cbc(aes))-plain64 $k32 0 $dev 0"
+refused "Cipher specification too long" "$long-xts-plain64 $k32 0 $dev 0"
+refused "Invalid iv_offset sector" "aes-xts-plain64 $k32 abc $dev 0"
+refused "Invalid device sector" "aes-xts-plain64 $k32 0 $dev -1"
+refused "Device lookup failed" "aes-xts-plain64 $k32 0 /dev/nonexistent 0"
+refused "too small for target" "aes-xts-plain64 $k32 0 $dev 30000"
+refused "Invalid feature arguments" "aes-xts-plain64 $k32 0 $dev 0 1 frobnicate"
+refused "Invalid number of feature args" "aes-xts-plain64 $k32 0 $dev 0 2 force_inline"
+refused "Invalid number of feature args" "aes-xts-plain64 $k32 0 $dev 0 1 force_inline same_cpu_crypt"
+refused "Invalid number of feature args" "aes-xts-plain64 $k32 0 $dev 0 x"
+refused "Invalid feature value for sector_size" "aes-xts-plain64 $k32 0 $dev 0 1 sector_size:1000"
+refused "Invalid feature value for sector_size" "aes-xts-plain64 $k32 0 $dev 0 1 sector_size:8192"
+refused "Invalid feature value for sector_size" "aes-xts-plain64 $k32 0 $dev 0 1 sector_size:256"
+refused "iv_large_sectors needs sector_size above 512" "aes-xts-plain64 $k32 0 $dev 0 1 iv_large_sectors"
+refused "Integrity (AEAD) mode is not supported" "aes-xts-plain64 $k32 0 $dev 0 1 integrity:28:aead"
+refused "Invalid iv_offset sector" "aes-xts-plain64 $k32 3 $dev 0 1 sector_size:4096"
+refused "Invalid device sector" "aes-xts-plain64 $k32 0 $dev 5 1 sector_size:4096"
+len=16380
+refused "Device size is not multiple of sector_size feature" "aes-xts-plain64 $k32 0 $dev 0 1 sector_size:4096"
+len=16384
+refused "Keyring key not found or not accessible" "aes-xts-plain64 :64:logon:cri:missing 0 $dev 0"
+refused "Keyring key size does not match the table" "aes-xts-plain64 :32:logon:cri:vol1 0 $dev 0"
+refused "Unsupported keyring key type" "aes-xts-plain64 :64:trusty:cri:vol1 0 $dev 0"
+refused "Invalid keyring key" "aes-xts-plain64 :64 0 $dev 0"
+refused "Invalid key size" "aes-xts-plain64 :0:logon:cri:vol1 0 $dev 0"
+check "at least 25 bad tables tried ($n)" test "$n" -ge 25
+
+check_eq "no device left behind" "$(dmsetup ls 2>/dev/null | grep -c bad)" "0"
+live_keys=$(awk '$9 ~ /^crypt-inline:/ && substr($2, 2, 1) != "R"' /proc/keys | wc -l)
+check_eq "no key of ours left in the keyring" "$live_keys" "0"
+check_eq "module not pinned" "$(cat /sys/module/dm_crypt_inline/refcnt)" "0"
+check "module unloads" rmmod dm-crypt-inline
+finish
