@@ -179,9 +179,9 @@ static void cri_crypt_done(struct cri_io *io)
 		dm_submit_bio_remap(io->base, io->clone);
 }
 
-CRI_CRYPTO_CALLBACK(cri_crypt_callback, data)
+static void cri_crypt_callback(CRI_CRYPTO_CB_ARG arg, int err)
 {
-	struct cri_io *io = data;
+	struct cri_io *io = cri_crypto_cb_data(arg);
 
 	/* A backlogged request has only moved to the queue. */
 	if (err == -EINPROGRESS)

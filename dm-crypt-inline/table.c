@@ -45,7 +45,7 @@ static int cri_parse_ivmode(struct cri_config *cfg, char *ivmode, char **error)
 		*opts++ = '\0';
 	for (i = 0; i < ARRAY_SIZE(cri_iv_unsupported); i++) {
 		if (!strcmp(ivmode, cri_iv_unsupported[i])) {
-			*error = "Unsupported IV mode (lmk, tcw, random, eboiv, elephant are not implemented)";
+			*error = "Unsupported IV mode (lmk, tcw, random, eboiv, elephant)";
 			return -EINVAL;
 		}
 	}

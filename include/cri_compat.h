@@ -18,19 +18,23 @@
 
 /*
  * 6.3 changed crypto completion callbacks from taking the request to taking
- * its data pointer.  Define a (static) callback with CRI_CRYPTO_CALLBACK(name,
- * data) and use `data` (the pointer given to skcipher_request_set_callback) inside.
+ * its data pointer.  Declare callbacks as
+ *	static void cb(CRI_CRYPTO_CB_ARG arg, int err)
+ * and get the pointer given to skcipher_request_set_callback() with
+ * cri_crypto_cb_data(arg).
  */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
-#define CRI_CRYPTO_CALLBACK(name, data)	static void name(void *data, int err)
+#define CRI_CRYPTO_CB_ARG	void *
+static inline void *cri_crypto_cb_data(void *data)
+{
+	return data;
+}
 #else
-#define CRI_CRYPTO_CALLBACK(name, data)					\
-	static void name##_data(void *data, int err);			\
-	static void name(struct crypto_async_request *areq, int err)	\
-	{								\
-		name##_data(areq->data, err);				\
-	}								\
-	static void name##_data(void *data, int err)
+#define CRI_CRYPTO_CB_ARG	struct crypto_async_request *
+static inline void *cri_crypto_cb_data(struct crypto_async_request *req)
+{
+	return req->data;
+}
 #endif
 
 #endif /* CRI_COMPAT_H */
