@@ -46,6 +46,7 @@ same_bytes() {
 		fail "$label: identical bytes on disk"
 	fi
 	check "$label: reads back its own writes" cmp -n $bytes /dev/mapper/cri /tmp/plain
+	check_paths "$label" "${opts[*]}"
 	dmsetup remove ref cri
 
 	# Each side reads what the other wrote.
@@ -54,6 +55,30 @@ same_bytes() {
 	check "$label: crypt-inline reads dm-crypt's" cmp -n $bytes /dev/mapper/cri /tmp/plain
 	check "$label: dm-crypt reads crypt-inline's" cmp -n $bytes /dev/mapper/ref /tmp/plain
 	dmsetup remove ref cri
+}
+
+# check_paths LABEL "OPTS": the status counters show the path the flags ask
+# for: both directions inline, both queued, or one of each.
+check_paths() {
+	local st inl q want_inline=0 want_queued=0
+	st=$(dmsetup status cri)
+	inl=$(echo "$st" | awk '{ for (i = 1; i < NF; i++) if ($i == "inline") print $(i + 1) }')
+	q=$(echo "$st" | awk '{ for (i = 1; i < NF; i++) if ($i == "queued") print $(i + 1) }')
+	case " $2 " in
+	*" force_inline "* | *" no_read_workqueue "*"no_write_workqueue "*) want_inline=1 ;;
+	*" no_read_workqueue "* | *" no_write_workqueue "*) want_inline=1 want_queued=1 ;;
+	*) want_queued=1 ;;
+	esac
+	if [ "$want_inline" = 1 ]; then
+		check "$1: bios served inline ($inl)" test "$inl" -gt 0
+	else
+		check_eq "$1: no bio served inline" "$inl" "0"
+	fi
+	if [ "$want_queued" = 1 ]; then
+		check "$1: bios queued ($q)" test "$q" -gt 0
+	else
+		check_eq "$1: no bio queued" "$q" "0"
+	fi
 }
 
 k32=$(hexkey 32) k64=$(hexkey 64) k16=$(hexkey 16)
@@ -92,4 +117,36 @@ keyctl padd logon cri:vol1 @u </tmp/kbin >/dev/null || fail "keyctl add logon"
 keyctl padd user cri:vol2 @u </tmp/kbin >/dev/null || fail "keyctl add user"
 same_bytes "logon keyring key" aes-xts-plain64 ":64:logon:cri:vol1" 0 0 force_inline
 same_bytes "user keyring key" aes-xts-plain64 ":64:user:cri:vol2" 0 0
+
+# The table line never shows key material, and loads again unchanged.
+dmsetup create cri --table "0 $len crypt-inline aes-xts-plain64 $k64 0 /dev/ram1 0 1 force_inline"
+dd if=/tmp/plain of=/dev/mapper/cri bs=256k oflag=direct status=none
+line=$(dmsetup table --showkeys cri)
+case $line in
+*"$k64"* | *"${k64:0:32}"* | *"${k64:64:32}"*) fail "table line hides the hex key" "$line" ;;
+*) pass "table line hides the hex key" ;;
+esac
+case $line in
+*" aes-xts-plain64 :64:logon:crypt-inline:"*) pass "hex key shown as a keyring reference" ;;
+*) fail "hex key shown as a keyring reference" "$line" ;;
+esac
+check_fails "the keyring copy is not readable from user space" \
+	keyctl pipe "$(awk '$9 ~ /^crypt-inline:/ && substr($2, 2, 1) != "R" { print $1; exit }' /proc/keys)"
+check "the printed line loads again" dmsetup reload cri --table "$line"
+check "and resumes" dmsetup resume cri
+check_eq "table unchanged after reload" "$(dmsetup table cri)" "$line"
+check "data intact through the reloaded table" cmp -n $bytes /dev/mapper/cri /tmp/plain
+check "the printed line makes a second device" dmsetup create cri2 --table "$line"
+check "which reads the same data" cmp -n $bytes /dev/mapper/cri2 /tmp/plain
+dmsetup remove cri2 cri
+live=$(awk '$9 ~ /^crypt-inline:/ && substr($2, 2, 1) != "R"' /proc/keys | wc -l)
+check_eq "key revoked once no table uses it" "$live" "0"
+check_fails "and a stale line no longer loads" dmsetup create cri --table "$line"
+dmsetup remove cri >/dev/null 2>&1
+check_eq "keyring keys print as given" \
+	"$(dmsetup create cri --table "0 $len crypt-inline aes-xts-plain64 :64:logon:cri:vol1 0 /dev/ram1 0" && dmsetup table cri | cut -d' ' -f4,5)" \
+	"aes-xts-plain64 :64:logon:cri:vol1"
+dmsetup remove cri
+check_eq "module unpinned" "$(cat /sys/module/dm_crypt_inline/refcnt)" "0"
+check "module unloads" rmmod dm-crypt-inline
 finish
