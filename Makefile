@@ -7,7 +7,7 @@ PWD := $(shell pwd)
 # Kernels the tests boot; empty means the newest installed of each series.
 KVERS ?=
 
-.PHONY: all modules clean check deps demo
+.PHONY: all modules clean distclean check deps demo
 
 all: modules
 
@@ -16,6 +16,9 @@ modules:
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(PWD) clean 2>/dev/null || true
+
+# Also the per-kernel builds of `make check`.
+distclean: clean
 	rm -rf build
 
 # Build for every test kernel into build/<version>/, then run every guest

@@ -15,6 +15,7 @@
 #include <linux/bio.h>
 #include <linux/device-mapper.h>
 #include <linux/mempool.h>
+#include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/rbtree.h>
 #include <linux/spinlock.h>
@@ -94,6 +95,7 @@ struct cri_dev {
 	struct rb_root write_tree;	/* encrypted writes, by sector */
 	struct bio_set bs;
 	mempool_t page_pool;
+	struct mutex page_alloc_lock;	/* one blocking page allocation at a time */
 	struct cri_stats __percpu *stats;
 };
 

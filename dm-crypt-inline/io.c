@@ -46,6 +46,7 @@ struct cri_io {
 	blk_status_t status;
 	bool write;
 	bool queued;			/* crypto ran on the workqueue */
+	bool async;			/* a tfm callback finished the crypto */
 	union {
 		struct work_struct work;
 		struct tasklet_struct tasklet;
@@ -173,7 +174,12 @@ static void cri_crypt_done(struct cri_io *io)
 		return;
 	}
 	io->clone->bi_iter.bi_sector = io->base->bi_iter.bi_sector;
-	if (io->queued && !test_bit(CRI_SUBMIT_FROM_CRYPT_CPUS, &io->cd->cfg.flags))
+	/*
+	 * Submitting may sleep (waiting for a request tag), which a crypto
+	 * callback's context must not: such writes go to the thread too.
+	 */
+	if (io->async ||
+	    (io->queued && !test_bit(CRI_SUBMIT_FROM_CRYPT_CPUS, &io->cd->cfg.flags)))
 		cri_queue_write(io);
 	else
 		dm_submit_bio_remap(io->base, io->clone);
@@ -188,6 +194,7 @@ static void cri_crypt_callback(CRI_CRYPTO_CB_ARG arg, int err)
 		return;
 	if (err)
 		io->status = BLK_STS_IOERR;
+	io->async = true;
 	bio_advance_iter(io->base, &io->iter_in, io->cd->cfg.sector_size);
 	bio_advance_iter(io->out, &io->iter_out, io->cd->cfg.sector_size);
 	io->iv_sector += io->cd->cfg.sector_size >> SECTOR_SHIFT;
@@ -249,28 +256,52 @@ static void cri_crypt_resume(struct cri_io *io)
 	cri_crypt_done(io);
 }
 
-/* A clone with fresh pages for the ciphertext of io->base. */
+/*
+ * Fill the clone with pages for size bytes.  With a non-blocking gfp this
+ * may fail and leaves the clone empty.
+ */
+static bool cri_add_pages(struct cri_dev *cd, struct bio *clone,
+			  unsigned int size, gfp_t gfp)
+{
+	struct page *page;
+	unsigned int len;
+
+	while (size) {
+		len = min_t(unsigned int, size, PAGE_SIZE);
+		page = mempool_alloc(&cd->page_pool, gfp);
+		if (!page) {
+			cri_free_pages(cd, clone);
+			bio_reset(clone, cd->dev->bdev, clone->bi_opf);
+			return false;
+		}
+		__bio_add_page(clone, page, len, 0);
+		size -= len;
+	}
+	return true;
+}
+
+/*
+ * A clone with fresh pages for the ciphertext of io->base.  As dm-crypt
+ * does: first without blocking; failing that, one bio at a time may wait
+ * on the mempool, whose reserve covers the largest bio, so two bios can
+ * never each hold half of it and wait for the other.
+ */
 static struct bio *cri_alloc_write_clone(struct cri_io *io)
 {
 	struct cri_dev *cd = io->cd;
 	unsigned int size = io->base->bi_iter.bi_size;
-	unsigned int nr = DIV_ROUND_UP(size, PAGE_SIZE);
 	struct bio *clone;
-	struct page *page;
-	unsigned int len;
 
-	clone = bio_alloc_bioset(cd->dev->bdev, nr, io->base->bi_opf, GFP_NOIO,
-				 &cd->bs);
+	clone = bio_alloc_bioset(cd->dev->bdev, DIV_ROUND_UP(size, PAGE_SIZE),
+				 io->base->bi_opf, GFP_NOIO, &cd->bs);
+	if (!cri_add_pages(cd, clone, size, GFP_NOWAIT | __GFP_NOWARN)) {
+		mutex_lock(&cd->page_alloc_lock);
+		cri_add_pages(cd, clone, size, GFP_NOIO);
+		mutex_unlock(&cd->page_alloc_lock);
+	}
 	clone->bi_private = io;
 	clone->bi_end_io = cri_write_endio;
 	clone->bi_ioprio = io->base->bi_ioprio;
-	while (size) {
-		len = min_t(unsigned int, size, PAGE_SIZE);
-		/* A mempool of pages never fails with GFP_NOIO. */
-		page = mempool_alloc(&cd->page_pool, GFP_NOIO);
-		__bio_add_page(clone, page, len, 0);
-		size -= len;
-	}
 	return clone;
 }
 
@@ -370,6 +401,7 @@ int cri_map(struct dm_target *ti, struct bio *bio)
 	io->status = BLK_STS_OK;
 	io->write = bio_data_dir(bio) == WRITE;
 	io->queued = false;
+	io->async = false;
 	io->iter_in = bio->bi_iter;
 	io->iv_sector = dm_target_offset(ti, bio->bi_iter.bi_sector) +
 			cd->cfg.iv_offset;
@@ -424,6 +456,7 @@ int cri_io_init(struct cri_dev *cd, struct dm_target *ti, char **error)
 		err = -ENOMEM;
 		goto err_pool;
 	}
+	mutex_init(&cd->page_alloc_lock);
 	spin_lock_init(&cd->write_lock);
 	cd->write_tree = RB_ROOT;
 	cd->write_thread = kthread_run(cri_write_thread, cd, "dmcrypt_write-inline/%s",
