@@ -7,7 +7,7 @@ PWD := $(shell pwd)
 # Kernels the tests boot; empty means the newest installed of each series.
 KVERS ?=
 
-.PHONY: all modules clean distclean check deps demo
+.PHONY: all modules clean distclean check deps demo bench
 
 all: modules
 
@@ -28,6 +28,10 @@ check: deps
 
 demo: deps
 	scripts/demo
+
+# The benchmark: every configuration side by side in a guest of each kernel.
+bench: deps
+	scripts/bench
 
 deps:
 	scripts/deps

@@ -45,7 +45,7 @@ struct cri_io {
 	u64 iv_sector;
 	blk_status_t status;
 	bool write;
-	bool queued;			/* crypto ran on the workqueue */
+	bool queued;			/* crypto runs on the workqueue */
 	bool async;			/* a tfm callback finished the crypto */
 	union {
 		struct work_struct work;
@@ -60,16 +60,19 @@ struct cri_io {
 
 static void cri_crypt_resume(struct cri_io *io);
 
+/* The flags word may change at runtime ("inline" message): read it once. */
 static bool cri_inline_write(const struct cri_dev *cd)
 {
-	return test_bit(CRI_FORCE_INLINE, &cd->cfg.flags) ||
-	       test_bit(CRI_NO_WRITE_WORKQUEUE, &cd->cfg.flags);
+	unsigned long flags = READ_ONCE(cd->cfg.flags);
+
+	return flags & (BIT(CRI_FORCE_INLINE) | BIT(CRI_NO_WRITE_WORKQUEUE));
 }
 
 static bool cri_inline_read(const struct cri_dev *cd)
 {
-	return test_bit(CRI_FORCE_INLINE, &cd->cfg.flags) ||
-	       test_bit(CRI_NO_READ_WORKQUEUE, &cd->cfg.flags);
+	unsigned long flags = READ_ONCE(cd->cfg.flags);
+
+	return flags & (BIT(CRI_FORCE_INLINE) | BIT(CRI_NO_READ_WORKQUEUE));
 }
 
 static void cri_free_pages(struct cri_dev *cd, struct bio *clone)
@@ -341,7 +344,8 @@ static void cri_read_endio(struct bio *clone)
 		cri_crypt_done(io);
 		return;
 	}
-	if (!cri_inline_read(cd)) {
+	/* The path was chosen at map time: a runtime switch spares bios in flight. */
+	if (io->queued) {
 		INIT_WORK(&io->work, cri_read_work);
 		queue_work(cd->crypt_wq, &io->work);
 		return;
@@ -409,10 +413,11 @@ int cri_map(struct dm_target *ti, struct bio *bio)
 				 dm_target_offset(ti, bio->bi_iter.bi_sector);
 
 	if (!io->write) {
-		if (cri_inline_read(cd))
-			this_cpu_inc(cd->stats->inline_bios);
-		else
+		io->queued = !cri_inline_read(cd);
+		if (io->queued)
 			this_cpu_inc(cd->stats->queued_bios);
+		else
+			this_cpu_inc(cd->stats->inline_bios);
 		cri_submit_read(io);
 	} else if (cri_inline_write(cd)) {
 		this_cpu_inc(cd->stats->inline_bios);

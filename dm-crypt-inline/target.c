@@ -161,20 +161,51 @@ static void cri_status(struct dm_target *ti, status_type_t type,
 }
 
 /*
+ * "inline on|off|read|write": switch paths at runtime, with no reload.
+ * Bios already mapped keep the path they started on; the table line shows
+ * the new mode, so a later reload keeps it.
+ */
+static int cri_message_inline(struct cri_dev *cd, const char *mode)
+{
+	static const struct {
+		const char *mode;
+		unsigned long bits;
+	} modes[] = {
+		{ "on", BIT(CRI_FORCE_INLINE) },
+		{ "off", 0 },
+		{ "read", BIT(CRI_NO_READ_WORKQUEUE) },
+		{ "write", BIT(CRI_NO_WRITE_WORKQUEUE) },
+	};
+	static DEFINE_MUTEX(lock);
+	const unsigned long mask = BIT(CRI_FORCE_INLINE) |
+				   BIT(CRI_NO_READ_WORKQUEUE) |
+				   BIT(CRI_NO_WRITE_WORKQUEUE);
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(modes); i++)
+		if (!strcasecmp(mode, modes[i].mode))
+			break;
+	if (i == ARRAY_SIZE(modes)) {
+		DMWARN("inline: mode must be on, off, read or write");
+		return -EINVAL;
+	}
+	mutex_lock(&lock);
+	WRITE_ONCE(cd->cfg.flags, (cd->cfg.flags & ~mask) | modes[i].bits);
+	mutex_unlock(&lock);
+	return 0;
+}
+
+/*
  * "key wipe" and "key set <key>", only while suspended: what cryptsetup
  * luksSuspend and luksResume send, as to dm-crypt.
  */
-static int cri_message(struct dm_target *ti, unsigned int argc, char **argv,
-		       char *result, unsigned int maxlen)
+static int cri_message_key(struct dm_target *ti, unsigned int argc,
+			   char **argv)
 {
 	struct cri_dev *cd = ti->private;
 	char *error = NULL;
 	int err;
 
-	if (argc < 2 || strcasecmp(argv[0], "key")) {
-		DMWARN("unrecognised message received");
-		return -EINVAL;
-	}
 	if (!dm_suspended(ti)) {
 		DMWARN("not suspended during key manipulation");
 		return -EINVAL;
@@ -189,7 +220,18 @@ static int cri_message(struct dm_target *ti, unsigned int argc, char **argv,
 			DMWARN("key set refused: %s", error ?: "out of memory");
 		return err;
 	}
-	DMWARN("unrecognised message received");
+	DMWARN("key: expected \"key wipe\" or \"key set <key>\"");
+	return -EINVAL;
+}
+
+static int cri_message(struct dm_target *ti, unsigned int argc, char **argv,
+		       char *result, unsigned int maxlen)
+{
+	if (argc == 2 && !strcasecmp(argv[0], "inline"))
+		return cri_message_inline(ti->private, argv[1]);
+	if (argc >= 2 && !strcasecmp(argv[0], "key"))
+		return cri_message_key(ti, argc, argv);
+	DMWARN("unrecognised message: expected inline or key");
 	return -EINVAL;
 }
 
@@ -223,6 +265,11 @@ static void cri_io_hints(struct dm_target *ti, struct queue_limits *limits)
 	limits->physical_block_size = max_t(unsigned int,
 					    limits->physical_block_size, size);
 	limits->io_min = max_t(unsigned int, limits->io_min, size);
+	/*
+	 * As dm-crypt: buffers aligned to the sector size, so that no crypto
+	 * sector straddles two bio_vecs.
+	 */
+	limits->dma_alignment = limits->logical_block_size - 1;
 }
 
 static struct target_type cri_target = {

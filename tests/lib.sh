@@ -139,3 +139,13 @@ load_targets() {
 unhex() {
 	$PY -c 'import sys; sys.stdout.buffer.write(bytes.fromhex(sys.argv[1]))' "$1"
 }
+
+# check_fio LABEL RC OUTPUT: fio exited 0, reported no IO error and no
+# verify failure.
+check_fio() {
+	local errs
+	check_eq "$1: fio exit status" "$2" "0"
+	errs=$(grep -o 'err= *[0-9]*' "$3" | tr -dc '0-9\n' | sort -n | tail -n 1)
+	check_eq "$1: fio reports no IO error" "${errs:-missing}" "0"
+	check_fails "$1: no verify failure" grep -qi 'verify.*fail\|bad magic\|crc32c: verify' "$3"
+}

@@ -120,6 +120,19 @@ same_bytes "same_cpu_crypt" aes-xts-plain64 "$k64" 0 0 same_cpu_crypt
 same_bytes "submit_from_crypt_cpus" aes-xts-plain64 "$k64" 0 0 submit_from_crypt_cpus
 same_bytes "allow_discards" aes-xts-plain64 "$k64" 0 0 allow_discards force_inline
 
+# A 4096-byte sector never straddles two buffer segments: a buffer 512 bytes
+# into a page is refused by the kernel or works, never an IO error.
+for flags in "2 sector_size:4096 force_inline" "1 sector_size:4096"; do
+	dmsetup create cri --table "0 $len crypt-inline aes-xts-plain64 $k64 0 /dev/ram1 0 $flags"
+	res=$($PY "$TESTS/dio-offset.py" /dev/mapper/cri 4096 512)
+	case $res in
+	ok | refused) pass "${flags#* }: misaligned O_DIRECT buffer $res, no IO error" ;;
+	*) fail "${flags#* }: misaligned O_DIRECT buffer" "$res" ;;
+	esac
+	check_eq "${flags#* }: aligned O_DIRECT buffer works" "$($PY "$TESTS/dio-offset.py" /dev/mapper/cri 4096 0)" "ok"
+	dmsetup remove cri
+done
+
 # Discards reach the device only with allow_discards.
 dmsetup create cri --table "0 $len crypt-inline aes-xts-plain64 $k64 0 /dev/ram1 0 1 force_inline"
 check_fails "discard refused without allow_discards" blkdiscard /dev/mapper/cri

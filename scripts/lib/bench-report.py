@@ -1,0 +1,187 @@
+#!/usr/bin/python3
+"""Turn bench-guest output directories into a Markdown table, JSON and a plot.
+
+    bench-report.py [--json FILE] [--plot FILE.png] OUTDIR...
+
+Each OUTDIR holds runs/<workload>.<mode>.<round>.json (fio JSON), crypto
+("driver D block B encrypt E decrypt D bytes/s"), kernel and cpu.  Values
+are medians over rounds.  The limit row models the best an encrypting layer
+could do for a 50/50 read/write mix at queue depth 1: every 4 KiB operation
+costs the plain device's time plus one encryption or decryption, so per
+direction  limit = 1 / (1/plain + 1/crypto)  with 1/crypto = 1/enc + 1/dec.
+"""
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+
+MODES = [
+    ("plain", "plain RAM disk"),
+    ("dmcrypt", "dm-crypt default"),
+    ("dmcrypt-noq", "dm-crypt no_read/no_write_workqueue"),
+    ("dmcrypt-noq-proxy", "dm-crypt no-queue + xtsproxy"),
+    ("cri-queued", "crypt-inline queued"),
+    ("cri-inline", "crypt-inline force_inline"),
+    ("cri-inline-proxy", "crypt-inline force_inline + xtsproxy"),
+]
+WORKLOADS = [
+    ("seq-qd1", "sequential 4 KiB 50/50 read/write, psync, qd 1"),
+    ("rand-qd1", "random 4 KiB 50/50 read/write, psync, qd 1"),
+    ("rand-qd32", "random 4 KiB 50/50 read/write, libaio, qd 32, 2 jobs"),
+]
+MB = 1e6
+
+
+def read_run(path):
+    with open(path) as f:
+        text = f.read()
+    # fio may print notes before the JSON object.
+    job = json.loads(text[text.index("{"):])["jobs"][0]
+    out = {}
+    for d in ("read", "write"):
+        pct = job[d]["clat_ns"].get("percentile", {})
+        out[d] = {
+            "mbps": job[d]["bw_bytes"] / MB,
+            "p50_us": pct.get("50.000000", 0) / 1000,
+            "p99_us": pct.get("99.000000", 0) / 1000,
+            "p999_us": pct.get("99.900000", 0) / 1000,
+        }
+    return out
+
+
+def median_runs(runs):
+    out = {}
+    for d in ("read", "write"):
+        out[d] = {k: statistics.median(r[d][k] for r in runs) for k in runs[0][d]}
+    out["total_mbps"] = out["read"]["mbps"] + out["write"]["mbps"]
+    out["rounds"] = len(runs)
+    return out
+
+
+def load(outdir):
+    res = {"kernel": open(os.path.join(outdir, "kernel")).read().strip(),
+           "cpu": open(os.path.join(outdir, "cpu")).read().strip(),
+           "workloads": {}}
+    m = re.search(r"driver (\S+) block (\d+) encrypt (\d+) decrypt (\d+)",
+                  open(os.path.join(outdir, "crypto")).read())
+    res["crypto"] = {"driver": m.group(1), "block": int(m.group(2)),
+                     "encrypt_mbps": int(m.group(3)) / MB,
+                     "decrypt_mbps": int(m.group(4)) / MB}
+    runs = {}
+    for name in os.listdir(os.path.join(outdir, "runs")):
+        wl, mode, _rnd, _ = name.split(".")
+        runs.setdefault(wl, {}).setdefault(mode, []).append(
+            read_run(os.path.join(outdir, "runs", name)))
+    for wl, modes in runs.items():
+        res["workloads"][wl] = {mode: median_runs(r) for mode, r in modes.items()}
+    seq = res["workloads"].get("seq-qd1", {})
+    if "plain" in seq:
+        c = res["crypto"]
+        crypto = 1 / (1 / c["encrypt_mbps"] + 1 / c["decrypt_mbps"])
+        lim = {d: 1 / (1 / seq["plain"][d]["mbps"] + 1 / crypto) for d in ("read", "write")}
+        res["limit"] = {"read_mbps": lim["read"], "write_mbps": lim["write"],
+                        "total_mbps": lim["read"] + lim["write"]}
+    return res
+
+
+def ratio(a, b):
+    return f"{a / b:.2f}x" if b else "-"
+
+
+def table(res):
+    lines = [f"### {res['kernel']} ({res['cpu']})", ""]
+    c = res["crypto"]
+    lines.append(f"Crypto alone ({c['driver']}, {c['block']}-byte requests): "
+                 f"encrypt {c['encrypt_mbps']:.0f} MB/s, decrypt {c['decrypt_mbps']:.0f} MB/s.")
+    for wl, title in WORKLOADS:
+        rows = res["workloads"].get(wl)
+        if not rows:
+            continue
+        lines += ["", f"**{title}** (median of {rows['plain']['rounds']} rounds)", "",
+                  "| mode | read MB/s | write MB/s | read clat p50 / p99 / p99.9 µs "
+                  "| vs dm-crypt default | vs dm-crypt no-queue | share of limit |",
+                  "|---|---:|---:|---|---:|---:|---:|"]
+        base = rows.get("dmcrypt", {}).get("total_mbps", 0)
+        noq = rows.get("dmcrypt-noq", {}).get("total_mbps", 0)
+        for mode, label in MODES:
+            r = rows.get(mode)
+            if not r:
+                continue
+            share = "-"
+            if wl == "seq-qd1" and "limit" in res and mode != "plain":
+                share = f"{100 * r['total_mbps'] / res['limit']['total_mbps']:.0f}%"
+            rd = r["read"]
+            lines.append(
+                f"| {label} | {rd['mbps']:.1f} | {r['write']['mbps']:.1f} | "
+                f"{rd['p50_us']:.0f} / {rd['p99_us']:.0f} / {rd['p999_us']:.0f} | "
+                f"{ratio(r['total_mbps'], base)} | {ratio(r['total_mbps'], noq)} | {share} |")
+        if wl == "seq-qd1" and "limit" in res:
+            lim = res["limit"]
+            lines.append(f"| limit: 1/(1/plain + 1/crypto) | {lim['read_mbps']:.1f} | "
+                         f"{lim['write_mbps']:.1f} | | {ratio(lim['total_mbps'], base)} | "
+                         f"{ratio(lim['total_mbps'], noq)} | 100% |")
+    return "\n".join(lines)
+
+
+def plot(results, path):
+    data = path + ".dat"
+    with open(data, "w") as f:
+        f.write("mode " + " ".join(f'"{r["kernel"]} MB/s" "{r["kernel"]} p99 us"'
+                                   for r in results) + "\n")
+        for mode, label in MODES:
+            vals = []
+            for r in results:
+                row = r["workloads"].get("seq-qd1", {}).get(mode)
+                vals += [f"{row['total_mbps']:.2f}", f"{row['read']['p99_us']:.1f}"] if row else ["0", "0"]
+            f.write(f'"{label}" ' + " ".join(vals) + "\n")
+    n = len(results)
+    tput = ", ".join(f"'{data}' using {2 + 2 * i}:xtic(1) title columnheader({2 + 2 * i})"
+                     for i in range(n))
+    lat = ", ".join(f"'{data}' using {3 + 2 * i}:xtic(1) title columnheader({3 + 2 * i})"
+                    for i in range(n))
+    script = f"""
+set terminal pngcairo size 1200,900 font ',10' noenhanced
+set output '{path}'
+set yrange [0:*]
+set offsets 0,0,graph 0.15,0
+set multiplot layout 2,1 title 'fio 4 KiB sequential 50/50 read/write, O_DIRECT, psync, qd 1, RAM disk (emulated guest: compare rows, not absolutes)'
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set xtics rotate by -20 scale 0
+set key top left
+set ylabel 'read+write MB/s'
+plot {tput}
+set ylabel 'read completion latency p99 (us)'
+plot {lat}
+unset multiplot
+"""
+    try:
+        subprocess.run(["gnuplot"], input=script, text=True, check=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        print(f"bench-report: no plot ({e})", file=sys.stderr)
+    finally:
+        os.unlink(data)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--json")
+    ap.add_argument("--plot")
+    ap.add_argument("outdirs", nargs="+")
+    args = ap.parse_args()
+    results = [load(d) for d in args.outdirs]
+    print("\n\n".join(table(r) for r in results))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1)
+    if args.plot:
+        plot(results, args.plot)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,71 @@
+#!/bin/bash
+# The runtime switch: "dmsetup message NAME 0 inline on|off|read|write"
+# changes paths with no reload and no suspend, shows in the table line and
+# the counters, survives a reload of the printed line, refuses unknown
+# messages, and loses nothing when flipped 12+ times under fio verify.
+. "$TOP/tests/lib.sh"
+
+load_targets || die "loading targets"
+ramdisks 1 64 || die "brd"
+k=$(hexkey 64)
+len=$((48 << 11))
+dmsetup create vol --table "0 $len crypt-inline aes-xts-plain64 $k 0 /dev/ram0 0" || die "create"
+
+counter() {
+	dmsetup status vol | awk -v f="$1" '{ for (i = 1; i < NF; i++) if ($i == f) print $(i + 1) }'
+}
+
+# switch_to MODE OPTS_WANTED WRITE_PATH READ_PATH
+switch_to() {
+	local mode=$1 want=$2 wpath=$3 rpath=$4 in0 q0 in1 q1
+	check "inline $mode accepted" dmsetup message vol 0 inline "$mode"
+	case "$(dmsetup table vol)" in
+	*"$want") pass "inline $mode: table ends with '${want:-no options}'" ;;
+	*) fail "inline $mode: table ends with '$want'" "$(dmsetup table vol | cut -d' ' -f6-)" ;;
+	esac
+	in0=$(counter inline) q0=$(counter queued)
+	dd if=/dev/urandom of=/dev/mapper/vol bs=64k count=1 oflag=direct status=none
+	in1=$(counter inline) q1=$(counter queued)
+	check_eq "inline $mode: a write went $wpath" \
+		"$([ "$in1" -gt "$in0" ] && echo inline)$([ "$q1" -gt "$q0" ] && echo queued)" "$wpath"
+	dd if=/dev/mapper/vol of=/dev/null bs=64k count=1 iflag=direct status=none
+	in0=$(counter inline) q0=$(counter queued)
+	check_eq "inline $mode: a read went $rpath" \
+		"$([ "$in0" -gt "$in1" ] && echo inline)$([ "$q0" -gt "$q1" ] && echo queued)" "$rpath"
+}
+
+switch_to on " 1 force_inline" inline inline
+switch_to off " 0" queued queued
+switch_to read " 1 no_read_workqueue" queued inline
+switch_to write " 1 no_write_workqueue" inline queued
+switch_to on " 1 force_inline" inline inline
+
+check "reload with the printed line" dmsetup reload vol --table "$(dmsetup table vol)"
+check "resume" dmsetup resume vol
+case "$(dmsetup table vol)" in
+*" force_inline") pass "mode kept across reload" ;;
+*) fail "mode kept across reload" "$(dmsetup table vol)" ;;
+esac
+check_fails "unknown inline mode refused" dmsetup message vol 0 inline sideways
+check_fails "unknown message refused" dmsetup message vol 0 frobnicate
+check_fails "inline without a mode refused" dmsetup message vol 0 inline
+check "refusals name the reason" sh -c "dmesg | grep -q 'inline: mode must be on, off, read or write'"
+
+fio --name=switch --filename=/dev/mapper/vol --direct=1 --ioengine=libaio \
+	--rw=randwrite --bs=4k --iodepth=16 --numjobs=2 --size=20m --offset_increment=24m \
+	--verify=crc32c --verify_backlog=256 --verify_fatal=1 --do_verify=1 \
+	--time_based --runtime=30 --group_reporting --output=/tmp/fio.out &
+fio_pid=$!
+sleep 2
+modes=(off read write on)
+n=0
+while kill -0 $fio_pid 2>/dev/null && [ $n -lt 60 ]; do
+	dmsetup message vol 0 inline "${modes[$((n % 4))]}" && n=$((n + 1))
+	sleep 0.4
+done
+wait $fio_pid
+rc=$?
+check "at least 12 switches under load ($n)" test $n -ge 12
+check_fio "inline messages" "$rc" /tmp/fio.out
+dmsetup remove vol
+finish
