@@ -149,3 +149,14 @@ check_fio() {
 	check_eq "$1: fio reports no IO error" "${errs:-missing}" "0"
 	check_fails "$1: no verify failure" grep -qi 'verify.*fail\|bad magic\|crc32c: verify' "$3"
 }
+
+# fio_verify_bg DEVICE SECONDS: random writes with verification (2 jobs,
+# qd 16, 20 MiB each in their own 24 MiB slice) in the background; output
+# in /tmp/fio.out, pid in $fio_pid.
+fio_verify_bg() {
+	fio --name=verify --filename="$1" --direct=1 --ioengine=libaio \
+		--rw=randwrite --bs=4k --iodepth=16 --numjobs=2 --size=20m --offset_increment=24m \
+		--verify=crc32c --verify_backlog=256 --verify_fatal=1 --do_verify=1 \
+		--time_based --runtime="$2" --group_reporting --output=/tmp/fio.out &
+	fio_pid=$!
+}

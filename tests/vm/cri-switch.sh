@@ -51,11 +51,7 @@ check_fails "unknown message refused" dmsetup message vol 0 frobnicate
 check_fails "inline without a mode refused" dmsetup message vol 0 inline
 check "refusals name the reason" sh -c "dmesg | grep -q 'inline: mode must be on, off, read or write'"
 
-fio --name=switch --filename=/dev/mapper/vol --direct=1 --ioengine=libaio \
-	--rw=randwrite --bs=4k --iodepth=16 --numjobs=2 --size=20m --offset_increment=24m \
-	--verify=crc32c --verify_backlog=256 --verify_fatal=1 --do_verify=1 \
-	--time_based --runtime=30 --group_reporting --output=/tmp/fio.out &
-fio_pid=$!
+fio_verify_bg /dev/mapper/vol 30
 sleep 2
 modes=(off read write on)
 n=0

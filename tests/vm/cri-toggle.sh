@@ -22,11 +22,7 @@ states=(
 )
 dmsetup create vol --table "0 $len ${states[0]}" || die "create"
 
-fio --name=toggle --filename=/dev/mapper/vol --direct=1 --ioengine=libaio \
-	--rw=randwrite --bs=4k --iodepth=16 --numjobs=2 --size=20m --offset_increment=24m \
-	--verify=crc32c --verify_backlog=256 --verify_fatal=1 --do_verify=1 \
-	--time_based --runtime=40 --group_reporting --output=/tmp/fio.out &
-fio_pid=$!
+fio_verify_bg /dev/mapper/vol 40
 sleep 3
 switches=0
 i=1
