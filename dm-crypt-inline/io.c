@@ -26,6 +26,7 @@
 #include <linux/blkdev.h>
 #include <linux/interrupt.h>
 #include <linux/kthread.h>
+#include <linux/llist.h>
 #include <linux/rbtree.h>
 #include <linux/scatterlist.h>
 
@@ -49,7 +50,7 @@ struct cri_io {
 	bool async;			/* a tfm callback finished the crypto */
 	union {
 		struct work_struct work;
-		struct tasklet_struct tasklet;
+		struct llist_node defer_node;	/* waiting for the tasklet */
 		struct rb_node rb_node;		/* in the write thread's tree */
 	};
 	struct scatterlist sg_in;
@@ -329,9 +330,56 @@ static void cri_read_work(struct work_struct *work)
 	cri_start_crypt(container_of(work, struct cri_io, work));
 }
 
-static void cri_read_tasklet(struct tasklet_struct *t)
+/*
+ * Reads completed in hard-IRQ context wait on a per-CPU list for this CPU's
+ * tasklet.  The tasklet lives here, not in the bio's data: the tasklet core
+ * touches its struct after the callback returns, when the bio (and its data)
+ * may already be gone.
+ */
+struct cri_defer {
+	struct llist_head list;
+	struct tasklet_struct tasklet;
+};
+
+static DEFINE_PER_CPU(struct cri_defer, cri_defer);
+
+static void cri_defer_tasklet(struct tasklet_struct *t)
 {
-	cri_start_crypt(container_of(t, struct cri_io, tasklet));
+	struct cri_defer *defer = container_of(t, struct cri_defer, tasklet);
+	struct llist_node *list = llist_del_all(&defer->list);
+	struct cri_io *io, *next;
+
+	list = llist_reverse_order(list);
+	llist_for_each_entry_safe(io, next, list, defer_node)
+		cri_start_crypt(io);
+}
+
+static void cri_defer_read(struct cri_io *io)
+{
+	struct cri_defer *defer = this_cpu_ptr(&cri_defer);
+
+	llist_add(&io->defer_node, &defer->list);
+	tasklet_schedule(&defer->tasklet);
+}
+
+void cri_defer_init(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct cri_defer *defer = per_cpu_ptr(&cri_defer, cpu);
+
+		init_llist_head(&defer->list);
+		tasklet_setup(&defer->tasklet, cri_defer_tasklet);
+	}
+}
+
+void cri_defer_exit(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		tasklet_kill(&per_cpu_ptr(&cri_defer, cpu)->tasklet);
 }
 
 static void cri_read_endio(struct bio *clone)
@@ -352,8 +400,7 @@ static void cri_read_endio(struct bio *clone)
 	}
 	if (in_hardirq() || irqs_disabled()) {
 		this_cpu_inc(cd->stats->deferred_bios);
-		tasklet_setup(&io->tasklet, cri_read_tasklet);
-		tasklet_schedule(&io->tasklet);
+		cri_defer_read(io);
 		return;
 	}
 	cri_start_crypt(io);

@@ -293,15 +293,19 @@ static int __init cri_init(void)
 	err = cri_keyring_init();
 	if (err)
 		return err;
+	cri_defer_init();
 	err = dm_register_target(&cri_target);
-	if (err)
+	if (err) {
+		cri_defer_exit();
 		cri_keyring_exit();
+	}
 	return err;
 }
 
 static void __exit cri_exit(void)
 {
 	dm_unregister_target(&cri_target);
+	cri_defer_exit();
 	cri_keyring_exit();
 }
 
