@@ -113,6 +113,13 @@ static int cri_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 
 	ti->num_flush_bios = 1;
 	ti->accounts_remapped_io = true;
+	/*
+	 * As dm-crypt: every write needs pages from our mempool, so cap the
+	 * number of swap bios in flight or swapping onto us can deadlock.
+	 * Loading the first such table also flips a static key in dm core;
+	 * doing it here, at create, keeps that text patching off a busy path.
+	 */
+	ti->limit_swap_bios = true;
 	if (test_bit(CRI_ALLOW_DISCARDS, &cd->cfg.flags))
 		ti->num_discard_bios = 1;
 	return 0;
