@@ -7,7 +7,7 @@ PWD := $(shell pwd)
 # Kernels the tests boot; empty means the newest installed of each series.
 KVERS ?=
 
-.PHONY: all modules clean distclean check deps demo bench
+.PHONY: all modules clean distclean check kunit deps demo bench
 
 all: modules
 
@@ -22,9 +22,14 @@ distclean: clean
 	rm -rf build
 
 # Build for every test kernel into build/<version>/, then run every guest
-# test on every kernel.
+# test on every kernel (stock 6.1 and 6.12, 6.12 PREEMPT_RT, the debug
+# kernel) and the KUnit suites in the debug kernel.
 check: deps
 	scripts/check $(KVERS)
+
+# Only the KUnit suites, in the debug kernel (built once, then cached).
+kunit: deps
+	scripts/kunit
 
 demo: deps
 	scripts/demo

@@ -102,16 +102,23 @@ struct cri_dev {
 /* table.c */
 int cri_parse_table(struct cri_config *cfg, unsigned int argc, char **argv,
 		    char **error);
+int cri_check_alignment(const struct cri_config *cfg, sector_t len,
+			char **error);
 void cri_config_free(struct cri_config *cfg);
 unsigned int cri_emit_table(const struct cri_config *cfg, const char *dev_name,
 			    char *result, unsigned int maxlen);
+int cri_inline_flags(const char *mode, unsigned long *flags);
+void cri_sum_stats(const struct cri_stats __percpu *stats,
+		   struct cri_stats *sum);
+unsigned int cri_emit_status(const struct cri_stats *sum, char *result,
+			     unsigned int maxlen);
 
 /* key.c */
-int cri_parse_key(struct cri_config *cfg, const char *arg, char **error);
+int cri_parse_key(struct cri_config *cfg, char *arg, char **error);
 int cri_load_key(struct cri_dev *cd, char **error);
 void cri_put_key(struct cri_dev *cd);
 void cri_wipe_key(struct cri_dev *cd);
-int cri_set_key(struct cri_dev *cd, const char *arg, char **error);
+int cri_set_key(struct cri_dev *cd, char *arg, char **error);
 int cri_keyring_init(void);
 void cri_keyring_exit(void);
 

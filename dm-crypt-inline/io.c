@@ -212,7 +212,6 @@ static int cri_crypt_sector(struct cri_io *io, u32 flags)
 	unsigned int len = cd->cfg.sector_size;
 	struct bio_vec in = bio_iter_iovec(io->base, io->iter_in);
 	struct bio_vec out = bio_iter_iovec(io->out, io->iter_out);
-	u64 iv_sector = io->iv_sector;
 
 	/* Logical block size is sector_size, so a sector never straddles. */
 	if (unlikely(in.bv_len < len || out.bv_len < len))
@@ -223,9 +222,7 @@ static int cri_crypt_sector(struct cri_io *io, u32 flags)
 	sg_init_table(&io->sg_out, 1);
 	sg_set_page(&io->sg_out, out.bv_page, len, out.bv_offset);
 
-	if (test_bit(CRI_IV_LARGE_SECTORS, &cd->cfg.flags))
-		iv_sector >>= cd->sector_shift;
-	cri_iv_gen(cd, io->iv, iv_sector);
+	cri_iv_gen(cd, io->iv, io->iv_sector);
 
 	skcipher_request_set_tfm(&io->req, cd->tfm);
 	skcipher_request_set_callback(&io->req, flags, cri_crypt_callback, io);

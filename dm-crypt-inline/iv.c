@@ -49,11 +49,17 @@ int cri_iv_check(struct cri_dev *cd, char **error)
 	return 0;
 }
 
-/* Fill iv (cd->iv_size bytes) for the given IV sector. */
+/*
+ * Fill iv (cd->iv_size bytes) for the data sector that starts at 512-byte
+ * sector @sector (iv_offset included).  As dm-crypt, the IV counts 512-byte
+ * units unless iv_large_sectors asks for units of sector_size.
+ */
 void cri_iv_gen(const struct cri_dev *cd, u8 *iv, u64 sector)
 {
 	unsigned int n = cd->iv_size;
 
+	if (test_bit(CRI_IV_LARGE_SECTORS, &cd->cfg.flags))
+		sector >>= cd->sector_shift;
 	memset(iv, 0, n);
 	switch (cd->cfg.iv_mode) {
 	case CRI_IV_PLAIN:

@@ -128,9 +128,10 @@ static int cri_parse_keyring_ref(struct cri_config *cfg, const char *arg,
 	return cfg->key_desc ? 0 : -ENOMEM;
 }
 
-int cri_parse_key(struct cri_config *cfg, const char *arg, char **error)
+int cri_parse_key(struct cri_config *cfg, char *arg, char **error)
 {
 	size_t len = strlen(arg);
+	int err;
 
 	if (!strcmp(arg, "-")) {
 		cfg->key_type = CRI_KEY_NONE;
@@ -146,7 +147,10 @@ int cri_parse_key(struct cri_config *cfg, const char *arg, char **error)
 	}
 	cfg->key_type = CRI_KEY_HEX;
 	cfg->key_size = len / 2;
-	if (hex2bin(cfg->key, arg, cfg->key_size)) {
+	err = hex2bin(cfg->key, arg, cfg->key_size);
+	/* As dm-crypt: no copy of the digits stays in the argument buffer. */
+	memset(arg, '0', len);
+	if (err) {
 		memzero_explicit(cfg->key, sizeof(cfg->key));
 		*error = "Invalid key string: not hex";
 		return -EINVAL;
@@ -315,7 +319,7 @@ void cri_wipe_key(struct cri_dev *cd)
 }
 
 /* "key set <key>": a key of the table's size, hex or keyring reference. */
-int cri_set_key(struct cri_dev *cd, const char *arg, char **error)
+int cri_set_key(struct cri_dev *cd, char *arg, char **error)
 {
 	struct cri_config *cfg = &cd->cfg;
 	struct cri_config new = { };

@@ -280,7 +280,9 @@ int cri_parse_table(struct cri_config *cfg, unsigned int argc, char **argv,
 	err = cri_parse_cipher(cfg, dm_shift_arg(&as), error);
 	if (err)
 		return err;
-	err = cri_parse_key(cfg, dm_shift_arg(&as), error);
+	/* Not dm_shift_arg(): the key parser wipes hex digits in place. */
+	err = cri_parse_key(cfg, as.argv[0], error);
+	dm_consume_args(&as, 1);
 	if (err)
 		return err;
 	if (cri_parse_sector(dm_shift_arg(&as), &cfg->iv_offset)) {
@@ -295,6 +297,27 @@ int cri_parse_table(struct cri_config *cfg, unsigned int argc, char **argv,
 		return -EINVAL;
 	}
 	return cri_parse_features(cfg, &as, error);
+}
+
+/* Checks that need the target's length, as dm-crypt makes them. */
+int cri_check_alignment(const struct cri_config *cfg, sector_t len,
+			char **error)
+{
+	u64 mask = (cfg->sector_size >> SECTOR_SHIFT) - 1;
+
+	if (len & mask) {
+		*error = "Device size is not multiple of sector_size feature";
+		return -EINVAL;
+	}
+	if (cfg->iv_offset & mask) {
+		*error = "Invalid iv_offset sector";
+		return -EINVAL;
+	}
+	if (cfg->start & mask) {
+		*error = "Invalid device sector";
+		return -EINVAL;
+	}
+	return 0;
 }
 
 void cri_config_free(struct cri_config *cfg)
@@ -350,5 +373,59 @@ unsigned int cri_emit_table(const struct cri_config *cfg, const char *dev_name,
 		DMEMIT(" sector_size:%u", cfg->sector_size);
 	if (test_bit(CRI_IV_LARGE_SECTORS, &cfg->flags))
 		DMEMIT(" iv_large_sectors");
+	return sz;
+}
+
+/* The runtime "inline on|off|read|write" message, applied to table flags. */
+int cri_inline_flags(const char *mode, unsigned long *flags)
+{
+	static const struct {
+		const char *mode;
+		unsigned long bits;
+	} modes[] = {
+		{ "on", BIT(CRI_FORCE_INLINE) },
+		{ "off", 0 },
+		{ "read", BIT(CRI_NO_READ_WORKQUEUE) },
+		{ "write", BIT(CRI_NO_WRITE_WORKQUEUE) },
+	};
+	const unsigned long mask = BIT(CRI_FORCE_INLINE) |
+				   BIT(CRI_NO_READ_WORKQUEUE) |
+				   BIT(CRI_NO_WRITE_WORKQUEUE);
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(modes); i++) {
+		if (!strcasecmp(mode, modes[i].mode)) {
+			*flags = (*flags & ~mask) | modes[i].bits;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+void cri_sum_stats(const struct cri_stats __percpu *stats,
+		   struct cri_stats *sum)
+{
+	const struct cri_stats *s;
+	int cpu;
+
+	memset(sum, 0, sizeof(*sum));
+	for_each_possible_cpu(cpu) {
+		s = per_cpu_ptr(stats, cpu);
+		sum->inline_bios += READ_ONCE(s->inline_bios);
+		sum->queued_bios += READ_ONCE(s->queued_bios);
+		sum->deferred_bios += READ_ONCE(s->deferred_bios);
+		sum->errors += READ_ONCE(s->errors);
+	}
+}
+
+/* The status line: "inline N queued N deferred N errors N". */
+unsigned int cri_emit_status(const struct cri_stats *sum, char *result,
+			     unsigned int maxlen)
+{
+	unsigned int sz = 0;
+
+	DMEMIT("inline %llu queued %llu deferred %llu errors %llu",
+	       sum->inline_bios, sum->queued_bios, sum->deferred_bios,
+	       sum->errors);
 	return sz;
 }

@@ -31,26 +31,6 @@ static void cri_dtr(struct dm_target *ti)
 	ti->private = NULL;
 }
 
-/* Checks that need the target's length, as dm-crypt makes them. */
-static int cri_check_alignment(struct dm_target *ti, const struct cri_config *cfg)
-{
-	u64 mask = (cfg->sector_size >> SECTOR_SHIFT) - 1;
-
-	if (ti->len & mask) {
-		ti->error = "Device size is not multiple of sector_size feature";
-		return -EINVAL;
-	}
-	if (cfg->iv_offset & mask) {
-		ti->error = "Invalid iv_offset sector";
-		return -EINVAL;
-	}
-	if (cfg->start & mask) {
-		ti->error = "Invalid device sector";
-		return -EINVAL;
-	}
-	return 0;
-}
-
 static int cri_alloc_tfm(struct cri_dev *cd, char **error)
 {
 	/* Synchronous or not, both work; dm-crypt asks the same of the API. */
@@ -80,7 +60,7 @@ static int cri_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	err = cri_parse_table(&cd->cfg, argc, argv, &ti->error);
 	if (err)
 		goto bad;
-	err = cri_check_alignment(ti, &cd->cfg);
+	err = cri_check_alignment(&cd->cfg, ti->len, &ti->error);
 	if (err)
 		goto bad;
 	cd->sector_shift = __ffs(cd->cfg.sector_size) - SECTOR_SHIFT;
@@ -129,35 +109,17 @@ bad:
 	return err;
 }
 
-static void cri_sum_stats(const struct cri_dev *cd, struct cri_stats *sum)
-{
-	const struct cri_stats *s;
-	int cpu;
-
-	memset(sum, 0, sizeof(*sum));
-	for_each_possible_cpu(cpu) {
-		s = per_cpu_ptr(cd->stats, cpu);
-		sum->inline_bios += READ_ONCE(s->inline_bios);
-		sum->queued_bios += READ_ONCE(s->queued_bios);
-		sum->deferred_bios += READ_ONCE(s->deferred_bios);
-		sum->errors += READ_ONCE(s->errors);
-	}
-}
-
 static void cri_status(struct dm_target *ti, status_type_t type,
 		       unsigned int status_flags, char *result,
 		       unsigned int maxlen)
 {
 	struct cri_dev *cd = ti->private;
 	struct cri_stats sum;
-	unsigned int sz = 0;
 
 	switch (type) {
 	case STATUSTYPE_INFO:
-		cri_sum_stats(cd, &sum);
-		DMEMIT("inline %llu queued %llu deferred %llu errors %llu",
-		       sum.inline_bios, sum.queued_bios, sum.deferred_bios,
-		       sum.errors);
+		cri_sum_stats(cd->stats, &sum);
+		cri_emit_status(&sum, result, maxlen);
 		break;
 	case STATUSTYPE_TABLE:
 		cri_emit_table(&cd->cfg, cd->dev->name, result, maxlen);
@@ -174,32 +136,19 @@ static void cri_status(struct dm_target *ti, status_type_t type,
  */
 static int cri_message_inline(struct cri_dev *cd, const char *mode)
 {
-	static const struct {
-		const char *mode;
-		unsigned long bits;
-	} modes[] = {
-		{ "on", BIT(CRI_FORCE_INLINE) },
-		{ "off", 0 },
-		{ "read", BIT(CRI_NO_READ_WORKQUEUE) },
-		{ "write", BIT(CRI_NO_WRITE_WORKQUEUE) },
-	};
 	static DEFINE_MUTEX(lock);
-	const unsigned long mask = BIT(CRI_FORCE_INLINE) |
-				   BIT(CRI_NO_READ_WORKQUEUE) |
-				   BIT(CRI_NO_WRITE_WORKQUEUE);
-	unsigned int i;
+	unsigned long flags;
+	int err;
 
-	for (i = 0; i < ARRAY_SIZE(modes); i++)
-		if (!strcasecmp(mode, modes[i].mode))
-			break;
-	if (i == ARRAY_SIZE(modes)) {
-		DMWARN("inline: mode must be on, off, read or write");
-		return -EINVAL;
-	}
 	mutex_lock(&lock);
-	WRITE_ONCE(cd->cfg.flags, (cd->cfg.flags & ~mask) | modes[i].bits);
+	flags = cd->cfg.flags;
+	err = cri_inline_flags(mode, &flags);
+	if (!err)
+		WRITE_ONCE(cd->cfg.flags, flags);
 	mutex_unlock(&lock);
-	return 0;
+	if (err)
+		DMWARN("inline: mode must be on, off, read or write");
+	return err;
 }
 
 /*

@@ -2,6 +2,8 @@
 # Sourced by scripts/deps, scripts/vm and the Makefile helpers.
 
 KERNEL_SERIES="${KERNEL_SERIES:-6.1 6.12}"
+# The series whose PREEMPT_RT flavour the tests also run on.
+RT_SERIES=6.12
 
 # newest_kernel SERIES [FLAVOUR]: the newest ABI of a kernel series that the
 # archive offers, e.g. "6.1.0-57-amd64" or "6.12.117+deb12-amd64".

@@ -1,0 +1,888 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit suites for crypt-inline's plain logic: table parsing and printing,
+ * key parsing, IV generation, alignment checks, the runtime inline switch
+ * and the counters.  The functions under test are the target's own (see
+ * Kbuild); the expected values are dm-crypt's documented behaviour and
+ * fixed byte vectors, never a second copy of our code.
+ */
+
+#include <kunit/test.h>
+#include <linux/percpu.h>
+#include <linux/scatterlist.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <crypto/aes.h>
+#include <crypto/sha2.h>
+#include <crypto/skcipher.h>
+
+#include "cri.h"
+#include "cri_compat.h"
+
+/* A 32-byte key 00 01 .. 1f and a 64-byte key 00 .. 3f, in hex. */
+#define K32 "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+#define K64 K32 "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+/* A good table line to append optional arguments to. */
+#define XTS XTS
+
+static void free_argv(void *argv)
+{
+	argv_free(argv);
+}
+
+static void free_config(void *cfg)
+{
+	cri_config_free(cfg);
+}
+
+/* Parse a table line (without "start length target") into a fresh config. */
+static int parse_line(struct kunit *test, const char *line,
+		      struct cri_config **cfgp, char **error)
+{
+	struct cri_config *cfg;
+	char **argv;
+	int argc;
+
+	cfg = kunit_kzalloc(test, sizeof(*cfg), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, cfg);
+	argv = argv_split(GFP_KERNEL, line, &argc);
+	KUNIT_ASSERT_NOT_NULL(test, argv);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, free_argv, argv));
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, free_config, cfg));
+	*error = NULL;
+	*cfgp = cfg;
+	return cri_parse_table(cfg, argc, argv, error);
+}
+
+static struct cri_config *parse_ok(struct kunit *test, const char *line)
+{
+	struct cri_config *cfg;
+	char *error;
+	int err;
+
+	err = parse_line(test, line, &cfg, &error);
+	KUNIT_ASSERT_EQ_MSG(test, err, 0, "'%s' refused: %s", line, error);
+	return cfg;
+}
+
+/* ---- cipher specifications ---- */
+
+struct cipher_case {
+	const char *line;
+	const char *crypto_name;
+	enum cri_iv_mode iv_mode;
+	const char *iv_opts;
+};
+
+static const struct cipher_case cipher_cases[] = {
+	{ "aes-xts-plain64 " K64 " 0 /dev/ram0 0", "xts(aes)", CRI_IV_PLAIN64 },
+	{ "aes-xts-plain " K32 " 0 /dev/ram0 0", "xts(aes)", CRI_IV_PLAIN },
+	{ "aes-xts-plain64be " K32 " 0 /dev/ram0 0", "xts(aes)", CRI_IV_PLAIN64BE },
+	{ "aes-cbc-essiv:sha256 " K32 " 0 /dev/ram0 0",
+	  "essiv(cbc(aes),sha256)", CRI_IV_ESSIV, "sha256" },
+	{ "aes-lrw-benbi " K32 " 0 /dev/ram0 0", "lrw(aes)", CRI_IV_BENBI },
+	{ "aes-cbc-null " K32 " 0 /dev/ram0 0", "cbc(aes)", CRI_IV_NULL },
+	{ "aes-ecb " K32 " 0 /dev/ram0 0", "ecb(aes)", CRI_IV_NONE },
+	{ "aes:1-xts-plain64 " K64 " 0 /dev/ram0 0", "xts(aes)", CRI_IV_PLAIN64 },
+	{ "serpent-xts-plain64 " K64 " 0 /dev/ram0 0", "xts(serpent)", CRI_IV_PLAIN64 },
+	/* Legacy forms, as dm-crypt: "aes" and "aes-plain" mean aes-cbc-plain. */
+	{ "aes " K32 " 0 /dev/ram0 0", "cbc(aes)", CRI_IV_PLAIN },
+	{ "aes-plain " K32 " 0 /dev/ram0 0", "cbc(aes)", CRI_IV_PLAIN },
+	{ "capi:xts(aes)-plain64 " K64 " 0 /dev/ram0 0", "xts(aes)", CRI_IV_PLAIN64 },
+	/* A driver name with dashes: only the last dash starts the IV mode. */
+	{ "capi:xts-aes-xtsproxy-plain64 " K64 " 0 /dev/ram0 0",
+	  "xts-aes-xtsproxy", CRI_IV_PLAIN64 },
+	{ "capi:cbc(aes)-essiv:sha256 " K32 " 0 /dev/ram0 0",
+	  "essiv(cbc(aes),sha256)", CRI_IV_ESSIV, "sha256" },
+	{ "capi:ecb(cipher_null)-null - 0 /dev/ram0 0", "ecb(cipher_null)", CRI_IV_NULL },
+};
+
+static void cipher_case_desc(const struct cipher_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%.*s", (int)strcspn(c->line, " "),
+		 c->line);
+}
+
+KUNIT_ARRAY_PARAM(cipher_forms, cipher_cases, cipher_case_desc);
+
+static void test_cipher_forms(struct kunit *test)
+{
+	const struct cipher_case *c = test->param_value;
+	struct cri_config *cfg = parse_ok(test, c->line);
+
+	KUNIT_EXPECT_STREQ(test, cfg->crypto_name, c->crypto_name);
+	KUNIT_EXPECT_EQ(test, cfg->iv_mode, c->iv_mode);
+	if (c->iv_opts)
+		KUNIT_EXPECT_STREQ(test, cfg->iv_opts, c->iv_opts);
+	else
+		KUNIT_EXPECT_NULL(test, cfg->iv_opts);
+	/* The table prints the cipher as given, not as the API name. */
+	KUNIT_EXPECT_EQ(test, 0, strncmp(cfg->cipher_string, c->line,
+					 strlen(cfg->cipher_string)));
+}
+
+/* ---- the numeric and device fields ---- */
+
+static void test_fields(struct kunit *test)
+{
+	struct cri_config *cfg =
+		parse_ok(test, "aes-xts-plain64 " K32 " 123456789012 253:7 4096");
+
+	KUNIT_EXPECT_EQ(test, cfg->iv_offset, 123456789012ULL);
+	KUNIT_EXPECT_STREQ(test, cfg->dev_path, "253:7");
+	KUNIT_EXPECT_EQ(test, cfg->start, 4096ULL);
+	KUNIT_EXPECT_EQ(test, cfg->sector_size, 512U);
+	KUNIT_EXPECT_EQ(test, cfg->flags, 0UL);
+}
+
+static void test_fields_u64_max(struct kunit *test)
+{
+	struct cri_config *cfg =
+		parse_ok(test, "aes-xts-plain64 " K32 " 18446744073709551615 /dev/x 0");
+
+	KUNIT_EXPECT_EQ(test, cfg->iv_offset, U64_MAX);
+}
+
+/* ---- optional arguments ---- */
+
+struct feature_case {
+	const char *name;
+	int bit;
+};
+
+static const struct feature_case feature_cases[] = {
+	{ "allow_discards", CRI_ALLOW_DISCARDS },
+	{ "same_cpu_crypt", CRI_SAME_CPU_CRYPT },
+	{ "submit_from_crypt_cpus", CRI_SUBMIT_FROM_CRYPT_CPUS },
+	{ "no_read_workqueue", CRI_NO_READ_WORKQUEUE },
+	{ "no_write_workqueue", CRI_NO_WRITE_WORKQUEUE },
+	{ "force_inline", CRI_FORCE_INLINE },
+	{ "FORCE_INLINE", CRI_FORCE_INLINE },	/* dm-crypt compares without case */
+};
+
+static void feature_case_desc(const struct feature_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(features, feature_cases, feature_case_desc);
+
+static void test_feature_each(struct kunit *test)
+{
+	const struct feature_case *c = test->param_value;
+	struct cri_config *cfg;
+	char line[256];
+
+	snprintf(line, sizeof(line), XTS " 1 %s",
+		 c->name);
+	cfg = parse_ok(test, line);
+	/* Exactly the one bit: a flag must never imply another. */
+	KUNIT_EXPECT_EQ(test, cfg->flags, BIT(c->bit));
+	KUNIT_EXPECT_EQ(test, cfg->sector_size, 512U);
+}
+
+static void test_features_all(struct kunit *test)
+{
+	struct cri_config *cfg;
+
+	cfg = parse_ok(test,
+		       "aes-xts-plain64 :32:logon:k 0 /dev/x 0 8 allow_discards same_cpu_crypt submit_from_crypt_cpus no_read_workqueue no_write_workqueue force_inline sector_size:4096 iv_large_sectors");
+
+	KUNIT_EXPECT_EQ(test, cfg->flags, BIT(CRI_ALLOW_DISCARDS) |
+			BIT(CRI_SAME_CPU_CRYPT) | BIT(CRI_SUBMIT_FROM_CRYPT_CPUS) |
+			BIT(CRI_NO_READ_WORKQUEUE) | BIT(CRI_NO_WRITE_WORKQUEUE) |
+			BIT(CRI_FORCE_INLINE) | BIT(CRI_IV_LARGE_SECTORS));
+	KUNIT_EXPECT_EQ(test, cfg->sector_size, 4096U);
+}
+
+static void test_sector_sizes(struct kunit *test)
+{
+	static const unsigned int sizes[] = { 512, 1024, 2048, 4096 };
+	struct cri_config *cfg;
+	char line[256];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		snprintf(line, sizeof(line),
+			 XTS " 1 sector_size:%u",
+			 sizes[i]);
+		cfg = parse_ok(test, line);
+		KUNIT_EXPECT_EQ(test, cfg->sector_size, sizes[i]);
+		KUNIT_EXPECT_EQ(test, cfg->flags, 0UL);
+	}
+}
+
+/* ---- refused tables: each with the reason dmsetup's user will read ---- */
+
+struct bad_case {
+	const char *line;
+	const char *error;
+};
+
+static const struct bad_case bad_cases[] = {
+	{ "", "Not enough arguments" },
+	{ "aes-xts-plain64 " K32 " 0", "Not enough arguments" },
+	{ "aes-xts-plain64 " K32 " 0 /dev/x", "Not enough arguments" },
+	{ "aes-xts-plain64 00010203zz 0 /dev/x 0", "Invalid key string: not hex" },
+	{ "aes-xts-plain64 0 0 /dev/x 0", "Invalid key size" },
+	{ "aes-xts-bogus " K32 " 0 /dev/x 0", "Invalid IV mode" },
+	{ "aes-cbc-lmk " K32 " 0 /dev/x 0", "Unsupported IV mode" },
+	{ "aes-cbc-tcw " K32 " 0 /dev/x 0", "Unsupported IV mode" },
+	{ "aes-cbc-random " K32 " 0 /dev/x 0", "Unsupported IV mode" },
+	{ "aes-cbc-eboiv " K32 " 0 /dev/x 0", "Unsupported IV mode" },
+	{ "aes-cbc-elephant:sha256 " K32 " 0 /dev/x 0", "Unsupported IV mode" },
+	{ "aes-cbc-essiv " K32 " 0 /dev/x 0", "Digest algorithm missing for ESSIV mode" },
+	{ "aes-cbc-essiv: " K32 " 0 /dev/x 0", "Digest algorithm missing for ESSIV mode" },
+	{ "aes-xts-plain64:sha256 " K32 " 0 /dev/x 0", "IV mode takes no options" },
+	{ "aes:2-xts-plain64 " K64 " 0 /dev/x 0", "Only one key per cipher" },
+	{ "aes-cbc " K32 " 0 /dev/x 0", "IV mechanism required" },
+	{ "aes-xts-plain64-extra " K32 " 0 /dev/x 0",
+	  "Invalid cipher specification: too many parts" },
+	{ "-xts-plain64 " K32 " 0 /dev/x 0", "Invalid cipher specification: empty cipher" },
+	{ "capi:xts(aes) " K32 " 0 /dev/x 0", "Invalid crypto API cipher specification" },
+	{ "capi:-plain64 " K32 " 0 /dev/x 0", "Invalid crypto API cipher specification" },
+	{ "capi:xts(aes)- " K32 " 0 /dev/x 0", "Invalid crypto API cipher specification" },
+	{ "capi:authenc(hmac(sha256),cbc(aes))-plain64 " K32 " 0 /dev/x 0",
+	  "AEAD (authenticated) ciphers are not supported" },
+	{ "aes-xts-plain64 " K32 " abc /dev/x 0", "Invalid iv_offset sector" },
+	{ "aes-xts-plain64 " K32 " 12x /dev/x 0", "Invalid iv_offset sector" },
+	{ "aes-xts-plain64 " K32 " 0 /dev/x -1", "Invalid device sector" },
+	{ XTS " 1 frobnicate", "Invalid feature arguments" },
+	{ XTS " 2 force_inline", "Invalid number of feature args" },
+	{ XTS " 1 force_inline same_cpu_crypt",
+	  "Invalid number of feature args" },
+	{ XTS " x", "Invalid number of feature args" },
+	{ XTS " 9 a b c d e f g h i", "Invalid number of feature args" },
+	{ XTS " 1 sector_size:1000",
+	  "Invalid feature value for sector_size" },
+	{ XTS " 1 sector_size:8192",
+	  "Invalid feature value for sector_size" },
+	{ XTS " 1 sector_size:256",
+	  "Invalid feature value for sector_size" },
+	{ XTS " 1 sector_size:4096x", "Invalid feature arguments" },
+	{ XTS " 1 iv_large_sectors",
+	  "iv_large_sectors needs sector_size above 512" },
+	{ XTS " 1 integrity:28:aead",
+	  "Integrity (AEAD) mode is not supported" },
+	{ "aes-xts-plain64 :64 0 /dev/x 0", "Invalid keyring key" },
+	{ "aes-xts-plain64 :64:logon: 0 /dev/x 0", "Invalid keyring key: description missing" },
+	{ "aes-xts-plain64 :64:logon 0 /dev/x 0", "Invalid keyring key: description missing" },
+	{ "aes-xts-plain64 :0:logon:cri:vol1 0 /dev/x 0", "Invalid key size" },
+	{ "aes-xts-plain64 :129:logon:cri:vol1 0 /dev/x 0", "Invalid key size" },
+	{ "aes-xts-plain64 :64:trusty:cri:vol1 0 /dev/x 0", "Unsupported keyring key type" },
+};
+
+static void bad_case_desc(const struct bad_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", c->error);
+}
+
+KUNIT_ARRAY_PARAM(bad_tables, bad_cases, bad_case_desc);
+
+static void test_bad_tables(struct kunit *test)
+{
+	const struct bad_case *c = test->param_value;
+	struct cri_config *cfg;
+	char *error;
+	int err;
+
+	err = parse_line(test, c->line, &cfg, &error);
+	KUNIT_EXPECT_EQ_MSG(test, err, -EINVAL, "line: '%s'", c->line);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, error, "no reason for '%s'", c->line);
+	KUNIT_EXPECT_EQ_MSG(test, 0, strncmp(error, c->error, strlen(c->error)),
+			    "'%s': got '%s'", c->line, error);
+}
+
+/* A cipher longer than the crypto API allows is refused, not truncated. */
+static void test_bad_long_cipher(struct kunit *test)
+{
+	struct cri_config *cfg;
+	char *line, *error;
+	int err;
+
+	line = kunit_kzalloc(test, 512, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, line);
+	memset(line, 'a', 300);
+	strcat(line, "-xts-plain64 " K32 " 0 /dev/x 0");
+	err = parse_line(test, line, &cfg, &error);
+	KUNIT_EXPECT_EQ(test, err, -EINVAL);
+	KUNIT_EXPECT_STREQ(test, error, "Cipher specification too long");
+
+	/* Short enough to parse, too long once wrapped in essiv(). */
+	memset(line, 0, 512);
+	memset(line, 'a', CRYPTO_MAX_ALG_NAME - 8);
+	strcat(line, "-cbc-essiv:sha256 " K32 " 0 /dev/x 0");
+	err = parse_line(test, line, &cfg, &error);
+	KUNIT_EXPECT_EQ(test, err, -EINVAL);
+	KUNIT_EXPECT_STREQ(test, error, "Cipher name too long");
+}
+
+/* ---- keys ---- */
+
+static void test_key_hex_bytes(struct kunit *test)
+{
+	struct cri_config *cfg = parse_ok(test, "aes-xts-plain64 " K64 " 0 /dev/x 0");
+	unsigned int i;
+
+	KUNIT_EXPECT_EQ(test, cfg->key_type, CRI_KEY_HEX);
+	KUNIT_ASSERT_EQ(test, cfg->key_size, 64U);
+	for (i = 0; i < 64; i++)
+		KUNIT_EXPECT_EQ(test, cfg->key[i], (u8)i);
+	KUNIT_EXPECT_NULL(test, cfg->key_desc);
+}
+
+static void test_key_hex_uppercase(struct kunit *test)
+{
+	struct cri_config *cfg = parse_ok(test,
+		"aes-cbc-plain 00112233445566778899AABBCCDDEEFF 0 /dev/x 0");
+	static const u8 want[16] = {
+		0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77,
+		0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff,
+	};
+
+	KUNIT_ASSERT_EQ(test, cfg->key_size, 16U);
+	KUNIT_EXPECT_MEMEQ(test, cfg->key, want, sizeof(want));
+}
+
+/* As dm-crypt: a trailing odd digit is ignored, not an error. */
+static void test_key_hex_odd_digit(struct kunit *test)
+{
+	struct cri_config *cfg = parse_ok(test, "aes-xts-plain64 " K64 "f 0 /dev/x 0");
+
+	KUNIT_EXPECT_EQ(test, cfg->key_size, 64U);
+	KUNIT_EXPECT_EQ(test, cfg->key[63], 0x3f);
+}
+
+static void test_key_hex_limits(struct kunit *test)
+{
+	struct cri_config *cfg;
+	char *line, *error;
+	int err;
+
+	line = kunit_kzalloc(test, 600, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, line);
+	strscpy(line, "aes-xts-plain64 ", 600);
+	memset(line + strlen(line), 'a', 2 * CRI_MAX_KEY_SIZE);
+	strcat(line, " 0 /dev/x 0");
+	cfg = parse_ok(test, line);
+	KUNIT_EXPECT_EQ(test, cfg->key_size, (unsigned int)CRI_MAX_KEY_SIZE);
+
+	strscpy(line, "aes-xts-plain64 ", 600);
+	memset(line + strlen(line), 'a', 2 * CRI_MAX_KEY_SIZE + 2);
+	strcat(line, " 0 /dev/x 0");
+	err = parse_line(test, line, &cfg, &error);
+	KUNIT_EXPECT_EQ(test, err, -EINVAL);
+	KUNIT_EXPECT_STREQ(test, error, "Invalid key size");
+}
+
+/* A refused hex key leaves no key bytes behind in the config. */
+static void test_key_bad_hex_wiped(struct kunit *test)
+{
+	static const u8 zero[CRI_MAX_KEY_SIZE];
+	static const char line[] = "aes-xts-plain64 0102030405060708090a0b0c0d0e0fzz 0 /dev/x 0";
+	struct cri_config *cfg;
+	char *error;
+
+	KUNIT_EXPECT_EQ(test, -EINVAL, parse_line(test, line, &cfg, &error));
+	KUNIT_EXPECT_MEMEQ(test, cfg->key, zero, sizeof(zero));
+}
+
+/* As dm-crypt: the hex digits do not stay behind in dm core's argv copy. */
+static void test_key_hex_wiped_from_args(struct kunit *test)
+{
+	struct cri_config *cfg;
+	char **argv, *error = NULL;
+	int argc;
+
+	cfg = kunit_kzalloc(test, sizeof(*cfg), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, cfg);
+	argv = argv_split(GFP_KERNEL, "aes-xts-plain64 " K32 "a 0 /dev/x 0", &argc);
+	KUNIT_ASSERT_NOT_NULL(test, argv);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, free_argv, argv));
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, free_config, cfg));
+	KUNIT_ASSERT_EQ(test, 0, cri_parse_table(cfg, argc, argv, &error));
+	KUNIT_EXPECT_EQ(test, strspn(argv[1], "0"), strlen(K32) + 1);
+	KUNIT_EXPECT_EQ(test, cfg->key[31], 0x1f);
+	/* Keyring references and the other fields are left as they were. */
+	KUNIT_EXPECT_STREQ(test, argv[3], "/dev/x");
+}
+
+static void test_key_none(struct kunit *test)
+{
+	struct cri_config *cfg = parse_ok(test, "cipher_null-ecb - 0 /dev/x 0");
+
+	KUNIT_EXPECT_EQ(test, cfg->key_type, CRI_KEY_NONE);
+	KUNIT_EXPECT_EQ(test, cfg->key_size, 0U);
+}
+
+static void test_key_logon(struct kunit *test)
+{
+	struct cri_config *cfg = parse_ok(test,
+		"aes-xts-plain64 :64:logon:cryptsetup:3f06-d0 0 /dev/x 0");
+
+	KUNIT_EXPECT_EQ(test, cfg->key_type, CRI_KEY_LOGON);
+	KUNIT_EXPECT_EQ(test, cfg->key_size, 64U);
+	/* The description keeps its own colons. */
+	KUNIT_EXPECT_STREQ(test, cfg->key_desc, "cryptsetup:3f06-d0");
+}
+
+static void test_key_user(struct kunit *test)
+{
+	struct cri_config *cfg = parse_ok(test,
+		"aes-cbc-essiv:sha256 :32:user:vol 0 /dev/x 0");
+
+	KUNIT_EXPECT_EQ(test, cfg->key_type, CRI_KEY_USER);
+	KUNIT_EXPECT_EQ(test, cfg->key_size, 32U);
+	KUNIT_EXPECT_STREQ(test, cfg->key_desc, "vol");
+}
+
+static void test_config_free_wipes(struct kunit *test)
+{
+	static const u8 zero[CRI_MAX_KEY_SIZE];
+	struct cri_config *cfg = parse_ok(test, "aes-xts-plain64 " K64 " 0 /dev/x 0");
+
+	cri_config_free(cfg);
+	KUNIT_EXPECT_MEMEQ(test, cfg->key, zero, sizeof(zero));
+	KUNIT_EXPECT_NULL(test, cfg->cipher_string);
+	KUNIT_EXPECT_EQ(test, cfg->key_size, 0U);
+}
+
+/* ---- printing the table ---- */
+
+static const char * const emit_lines[] = {
+	"aes-xts-plain64 :64:logon:cryptsetup:x-d0 0 253:1 0",
+	"aes-xts-plain64 :64:logon:cryptsetup:x-d0 0 253:1 32768 1 sector_size:4096",
+	"aes-cbc-essiv:sha256 :32:user:v 7 253:1 8 2 allow_discards force_inline",
+	"capi:xts-aes-xtsproxy-plain64 :64:logon:k 0 253:1 0 3 no_read_workqueue no_write_workqueue sector_size:1024",
+	"aes-xts-plain64 :32:logon:k 0 253:1 0 8 allow_discards same_cpu_crypt submit_from_crypt_cpus no_read_workqueue no_write_workqueue force_inline sector_size:4096 iv_large_sectors",
+	"cipher_null-ecb - 0 253:1 0",
+};
+
+static void emit_line_desc(const char * const *line, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", *line);
+}
+
+KUNIT_ARRAY_PARAM(emit_roundtrip, emit_lines, emit_line_desc);
+
+/* Lines in the order the target prints them come back unchanged. */
+static void test_emit_roundtrip(struct kunit *test)
+{
+	const char *line = *(const char * const *)test->param_value;
+	struct cri_config *cfg = parse_ok(test, line);
+	char out[512];
+	unsigned int n;
+
+	n = cri_emit_table(cfg, cfg->dev_path, out, sizeof(out));
+	KUNIT_EXPECT_STREQ(test, out, line);
+	KUNIT_EXPECT_EQ(test, n, (unsigned int)strlen(line));
+}
+
+/* Features given in any order and case print in canonical form. */
+static void test_emit_canonical(struct kunit *test)
+{
+	struct cri_config *cfg = parse_ok(test,
+		"aes-xts-plain64 :64:logon:k 0 253:1 0 3 iv_large_sectors Force_Inline sector_size:4096");
+	char out[256];
+
+	cri_emit_table(cfg, "253:1", out, sizeof(out));
+	KUNIT_EXPECT_STREQ(test, out,
+			   "aes-xts-plain64 :64:logon:k 0 253:1 0 3 force_inline sector_size:4096 iv_large_sectors");
+}
+
+/* A hex key prints as the keyring reference it was stored under, never as hex. */
+static void test_emit_hides_hex_key(struct kunit *test)
+{
+	struct cri_config *cfg = parse_ok(test, "aes-xts-plain64 " K64 " 0 /dev/x 0");
+	char out[512];
+
+	/* What key.c sets once the key is stored in the module's keyring. */
+	cfg->key_desc = kstrdup("crypt-inline:0123456789abcdef", GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, cfg->key_desc);
+	cri_emit_table(cfg, "253:1", out, sizeof(out));
+	KUNIT_EXPECT_STREQ(test, out,
+			   "aes-xts-plain64 :64:logon:crypt-inline:0123456789abcdef 0 253:1 0");
+	KUNIT_EXPECT_NULL(test, strstr(out, "0001020304"));
+}
+
+/* A short buffer truncates the line and never writes past maxlen. */
+static void test_emit_short_buffer(struct kunit *test)
+{
+	struct cri_config *cfg = parse_ok(test,
+		"aes-xts-plain64 :64:logon:k 0 253:1 0 2 force_inline sector_size:4096");
+	char out[40];
+
+	memset(out, 0x5a, sizeof(out));
+	cri_emit_table(cfg, "253:1", out, 20);
+	KUNIT_EXPECT_EQ(test, strnlen(out, 20), 19U);
+	KUNIT_EXPECT_EQ(test, out[20], 0x5a);
+	KUNIT_EXPECT_EQ(test, out[39], 0x5a);
+}
+
+/* ---- alignment against the target length ---- */
+
+static void test_alignment(struct kunit *test)
+{
+	struct cri_config *cfg = parse_ok(test,
+		"aes-xts-plain64 " K32 " 8 /dev/x 16 1 sector_size:4096");
+	char *error = NULL;
+
+	KUNIT_EXPECT_EQ(test, 0, cri_check_alignment(cfg, 32768, &error));
+	KUNIT_EXPECT_EQ(test, -EINVAL, cri_check_alignment(cfg, 32764, &error));
+	KUNIT_EXPECT_STREQ(test, error, "Device size is not multiple of sector_size feature");
+	cfg->iv_offset = 3;
+	KUNIT_EXPECT_EQ(test, -EINVAL, cri_check_alignment(cfg, 32768, &error));
+	KUNIT_EXPECT_STREQ(test, error, "Invalid iv_offset sector");
+	cfg->iv_offset = 8;
+	cfg->start = 5;
+	KUNIT_EXPECT_EQ(test, -EINVAL, cri_check_alignment(cfg, 32768, &error));
+	KUNIT_EXPECT_STREQ(test, error, "Invalid device sector");
+}
+
+static void test_alignment_512(struct kunit *test)
+{
+	struct cri_config *cfg = parse_ok(test, "aes-xts-plain64 " K32 " 3 /dev/x 5");
+	char *error = NULL;
+
+	/* 512-byte sectors: any length and offset is aligned. */
+	KUNIT_EXPECT_EQ(test, 0, cri_check_alignment(cfg, 32767, &error));
+	KUNIT_EXPECT_NULL(test, error);
+}
+
+static struct kunit_case cri_table_cases[] = {
+	KUNIT_CASE_PARAM(test_cipher_forms, cipher_forms_gen_params),
+	KUNIT_CASE(test_fields),
+	KUNIT_CASE(test_fields_u64_max),
+	KUNIT_CASE_PARAM(test_feature_each, features_gen_params),
+	KUNIT_CASE(test_features_all),
+	KUNIT_CASE(test_sector_sizes),
+	KUNIT_CASE_PARAM(test_bad_tables, bad_tables_gen_params),
+	KUNIT_CASE(test_bad_long_cipher),
+	KUNIT_CASE(test_config_free_wipes),
+	KUNIT_CASE_PARAM(test_emit_roundtrip, emit_roundtrip_gen_params),
+	KUNIT_CASE(test_emit_canonical),
+	KUNIT_CASE(test_emit_hides_hex_key),
+	KUNIT_CASE(test_emit_short_buffer),
+	KUNIT_CASE(test_alignment),
+	KUNIT_CASE(test_alignment_512),
+	{}
+};
+
+static struct kunit_suite cri_table_suite = {
+	.name = "crypt-inline-table",
+	.test_cases = cri_table_cases,
+};
+
+static struct kunit_case cri_key_cases[] = {
+	KUNIT_CASE(test_key_hex_bytes),
+	KUNIT_CASE(test_key_hex_uppercase),
+	KUNIT_CASE(test_key_hex_odd_digit),
+	KUNIT_CASE(test_key_hex_limits),
+	KUNIT_CASE(test_key_bad_hex_wiped),
+	KUNIT_CASE(test_key_hex_wiped_from_args),
+	KUNIT_CASE(test_key_none),
+	KUNIT_CASE(test_key_logon),
+	KUNIT_CASE(test_key_user),
+	{}
+};
+
+static struct kunit_suite cri_key_suite = {
+	.name = "crypt-inline-key",
+	.test_cases = cri_key_cases,
+};
+
+/* ---- IV generators ---- */
+
+static struct cri_dev *iv_dev(struct kunit *test, enum cri_iv_mode mode,
+			      unsigned int iv_size)
+{
+	struct cri_dev *cd = kunit_kzalloc(test, sizeof(*cd), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, cd);
+	cd->cfg.iv_mode = mode;
+	cd->cfg.sector_size = 512;
+	cd->iv_size = iv_size;
+	return cd;
+}
+
+/* Generate into a buffer full of garbage: every byte must be written. */
+static void iv_expect(struct kunit *test, const struct cri_dev *cd, u64 sector,
+		      const u8 *want)
+{
+	u8 iv[CRI_MAX_IV_SIZE];
+
+	memset(iv, 0xa5, sizeof(iv));
+	cri_iv_gen(cd, iv, sector);
+	KUNIT_EXPECT_MEMEQ(test, iv, want, cd->iv_size);
+}
+
+static void test_iv_plain(struct kunit *test)
+{
+	static const u8 want[16] = { 0x02, 0x00, 0x00, 0x80 };
+
+	/* 32-bit little endian: the high half of the sector is dropped. */
+	iv_expect(test, iv_dev(test, CRI_IV_PLAIN, 16), 0x1280000002ULL, want);
+}
+
+static void test_iv_plain64(struct kunit *test)
+{
+	static const u8 want[16] = { 0x08, 0x07, 0x06, 0x05, 0x04, 0x03, 0x02, 0x01 };
+
+	iv_expect(test, iv_dev(test, CRI_IV_PLAIN64, 16), 0x0102030405060708ULL, want);
+}
+
+static void test_iv_plain64be(struct kunit *test)
+{
+	static const u8 want[16] = {
+		[8] = 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,
+	};
+
+	/* Big endian in the last 8 bytes of the IV. */
+	iv_expect(test, iv_dev(test, CRI_IV_PLAIN64BE, 16), 0x0102030405060708ULL, want);
+}
+
+static void test_iv_benbi(struct kunit *test)
+{
+	struct cri_dev *cd = iv_dev(test, CRI_IV_BENBI, 16);
+	static const u8 want0[16] = { [15] = 0x01 };
+	/* (3 << 5) + 1 = 97: 16-byte blocks, 32 per 512-byte sector. */
+	static const u8 want3[16] = { [15] = 0x61 };
+
+	cd->benbi_shift = 5;
+	iv_expect(test, cd, 0, want0);
+	iv_expect(test, cd, 3, want3);
+}
+
+static void test_iv_null(struct kunit *test)
+{
+	static const u8 zero[16];
+
+	iv_expect(test, iv_dev(test, CRI_IV_NULL, 16), 12345, zero);
+}
+
+/* essiv: the template encrypts the plain64 IV itself. */
+static void test_iv_essiv_is_plain64(struct kunit *test)
+{
+	static const u8 want[16] = { 0x39, 0x30 };
+
+	iv_expect(test, iv_dev(test, CRI_IV_ESSIV, 16), 12345, want);
+}
+
+static void test_iv_large_sectors(struct kunit *test)
+{
+	struct cri_dev *cd = iv_dev(test, CRI_IV_PLAIN64, 16);
+	static const u8 small[16] = { 80 };
+	static const u8 large[16] = { 10 };
+
+	cd->cfg.sector_size = 4096;
+	cd->sector_shift = 3;
+	/* Without iv_large_sectors the IV counts 512-byte units. */
+	iv_expect(test, cd, 80, small);
+	__set_bit(CRI_IV_LARGE_SECTORS, &cd->cfg.flags);
+	iv_expect(test, cd, 80, large);
+}
+
+static void free_tfm(void *tfm)
+{
+	crypto_free_skcipher(tfm);
+}
+
+static struct cri_dev *check_dev(struct kunit *test, const char *alg,
+				 enum cri_iv_mode mode)
+{
+	struct cri_dev *cd = iv_dev(test, mode, 0);
+
+	cd->tfm = crypto_alloc_skcipher(alg, 0, 0);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(cd->tfm), "%s: %ld", alg, PTR_ERR(cd->tfm));
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, free_tfm, cd->tfm));
+	return cd;
+}
+
+static void test_iv_check(struct kunit *test)
+{
+	struct cri_dev *cd;
+	char *error = NULL;
+
+	cd = check_dev(test, "cbc(aes)", CRI_IV_BENBI);
+	KUNIT_EXPECT_EQ(test, 0, cri_iv_check(cd, &error));
+	KUNIT_EXPECT_EQ(test, cd->iv_size, 16U);
+	KUNIT_EXPECT_EQ(test, cd->benbi_shift, 5U);
+
+	/* A cipher without IV ignores the IV mode, as dm-crypt does. */
+	cd = check_dev(test, "ecb(aes)", CRI_IV_PLAIN64);
+	KUNIT_EXPECT_EQ(test, 0, cri_iv_check(cd, &error));
+	KUNIT_EXPECT_EQ(test, cd->iv_size, 0U);
+	KUNIT_EXPECT_EQ(test, cd->cfg.iv_mode, CRI_IV_NONE);
+
+	cd = check_dev(test, "cbc(aes)", CRI_IV_NONE);
+	KUNIT_EXPECT_EQ(test, -EINVAL, cri_iv_check(cd, &error));
+	KUNIT_EXPECT_STREQ(test, error, "IV mechanism required");
+}
+
+/*
+ * ESSIV end to end: essiv(cbc(aes),sha256) with our IV must equal CBC with
+ * IV = AES_{sha256(key)}(le64 sector), the definition dm-crypt's disk
+ * format uses.
+ */
+static void test_iv_essiv_vector(struct kunit *test)
+{
+	static const u8 key[32] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
+	struct crypto_aes_ctx *aes;
+	struct cri_dev *cd;
+	struct skcipher_request *req;
+	struct scatterlist sg;
+	DECLARE_CRYPTO_WAIT(wait);
+	u8 salt[32], iv[16], iv2[16];
+	u8 *a, *b;
+	struct cri_dev *ref;
+	char *error = NULL;
+
+	a = kunit_kzalloc(test, 512, GFP_KERNEL);
+	b = kunit_kzalloc(test, 512, GFP_KERNEL);
+	aes = kunit_kzalloc(test, sizeof(*aes), GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, a && b && aes);
+	memset(a, 0x42, 512);
+	memset(b, 0x42, 512);
+
+	cd = check_dev(test, "essiv(cbc(aes),sha256)", CRI_IV_ESSIV);
+	KUNIT_ASSERT_EQ(test, 0, cri_iv_check(cd, &error));
+	KUNIT_ASSERT_EQ(test, 0, crypto_skcipher_setkey(cd->tfm, key, sizeof(key)));
+	cri_iv_gen(cd, iv, 77);
+	req = skcipher_request_alloc(cd->tfm, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, req);
+	sg_init_one(&sg, a, 512);
+	skcipher_request_set_callback(req, 0, crypto_req_done, &wait);
+	skcipher_request_set_crypt(req, &sg, &sg, 512, iv);
+	KUNIT_EXPECT_EQ(test, 0, crypto_wait_req(crypto_skcipher_encrypt(req), &wait));
+	skcipher_request_free(req);
+
+	/* The reference, built from its definition. */
+	sha256(key, sizeof(key), salt);
+	KUNIT_ASSERT_EQ(test, 0, aes_expandkey(aes, salt, sizeof(salt)));
+	memset(iv2, 0, sizeof(iv2));
+	put_unaligned_le64(77, iv2);
+	aes_encrypt(aes, iv2, iv2);
+	ref = check_dev(test, "cbc(aes)", CRI_IV_PLAIN64);
+	KUNIT_ASSERT_EQ(test, 0, crypto_skcipher_setkey(ref->tfm, key, sizeof(key)));
+	req = skcipher_request_alloc(ref->tfm, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, req);
+	sg_init_one(&sg, b, 512);
+	skcipher_request_set_callback(req, 0, crypto_req_done, &wait);
+	skcipher_request_set_crypt(req, &sg, &sg, 512, iv2);
+	KUNIT_EXPECT_EQ(test, 0, crypto_wait_req(crypto_skcipher_encrypt(req), &wait));
+	skcipher_request_free(req);
+
+	KUNIT_EXPECT_MEMEQ(test, a, b, 512);
+	KUNIT_EXPECT_MEMNEQ(test, a + 480, "\x42\x42\x42\x42", 4);
+}
+
+static struct kunit_case cri_iv_cases[] = {
+	KUNIT_CASE(test_iv_plain),
+	KUNIT_CASE(test_iv_plain64),
+	KUNIT_CASE(test_iv_plain64be),
+	KUNIT_CASE(test_iv_benbi),
+	KUNIT_CASE(test_iv_null),
+	KUNIT_CASE(test_iv_essiv_is_plain64),
+	KUNIT_CASE(test_iv_large_sectors),
+	KUNIT_CASE(test_iv_check),
+	KUNIT_CASE(test_iv_essiv_vector),
+	{}
+};
+
+static struct kunit_suite cri_iv_suite = {
+	.name = "crypt-inline-iv",
+	.test_cases = cri_iv_cases,
+};
+
+/* ---- the runtime switch and the counters ---- */
+
+static void test_inline_modes(struct kunit *test)
+{
+	const unsigned long keep = BIT(CRI_ALLOW_DISCARDS) | BIT(CRI_SAME_CPU_CRYPT) |
+				   BIT(CRI_IV_LARGE_SECTORS);
+	unsigned long flags = keep | BIT(CRI_NO_READ_WORKQUEUE);
+
+	KUNIT_EXPECT_EQ(test, 0, cri_inline_flags("on", &flags));
+	KUNIT_EXPECT_EQ(test, flags, keep | BIT(CRI_FORCE_INLINE));
+	KUNIT_EXPECT_EQ(test, 0, cri_inline_flags("write", &flags));
+	KUNIT_EXPECT_EQ(test, flags, keep | BIT(CRI_NO_WRITE_WORKQUEUE));
+	KUNIT_EXPECT_EQ(test, 0, cri_inline_flags("READ", &flags));
+	KUNIT_EXPECT_EQ(test, flags, keep | BIT(CRI_NO_READ_WORKQUEUE));
+	KUNIT_EXPECT_EQ(test, 0, cri_inline_flags("off", &flags));
+	KUNIT_EXPECT_EQ(test, flags, keep);
+}
+
+static void test_inline_bad_mode(struct kunit *test)
+{
+	unsigned long flags = BIT(CRI_FORCE_INLINE);
+
+	KUNIT_EXPECT_EQ(test, -EINVAL, cri_inline_flags("sideways", &flags));
+	KUNIT_EXPECT_EQ(test, -EINVAL, cri_inline_flags("", &flags));
+	KUNIT_EXPECT_EQ(test, -EINVAL, cri_inline_flags("onn", &flags));
+	KUNIT_EXPECT_EQ(test, flags, BIT(CRI_FORCE_INLINE));
+}
+
+static void free_stats(void *stats)
+{
+	free_percpu((struct cri_stats __percpu *)stats);
+}
+
+static void test_stats_sum(struct kunit *test)
+{
+	struct cri_stats __percpu *stats = alloc_percpu(struct cri_stats);
+	struct cri_stats sum, *s;
+	u64 n = 0;
+	int cpu;
+
+	KUNIT_ASSERT_NOT_NULL(test, stats);
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, free_stats, (void __force *)stats));
+	for_each_possible_cpu(cpu) {
+		s = per_cpu_ptr(stats, cpu);
+		s->inline_bios = cpu + 1;
+		s->queued_bios = 100 * (cpu + 1);
+		s->deferred_bios = 1;
+		s->errors = U32_MAX;
+		n++;
+	}
+	cri_sum_stats(stats, &sum);
+	KUNIT_EXPECT_EQ(test, sum.inline_bios, n * (n + 1) / 2);
+	KUNIT_EXPECT_EQ(test, sum.queued_bios, 100 * n * (n + 1) / 2);
+	KUNIT_EXPECT_EQ(test, sum.deferred_bios, n);
+	/* 64-bit sums: no wrap at 32 bits. */
+	KUNIT_EXPECT_EQ(test, sum.errors, n * U32_MAX);
+}
+
+static void test_status_line(struct kunit *test)
+{
+	struct cri_stats sum = {
+		.inline_bios = 1, .queued_bios = 22, .deferred_bios = 333,
+		.errors = 18446744073709551615ULL,
+	};
+	char out[128];
+	unsigned int n;
+
+	n = cri_emit_status(&sum, out, sizeof(out));
+	KUNIT_EXPECT_STREQ(test, out,
+			   "inline 1 queued 22 deferred 333 errors 18446744073709551615");
+	KUNIT_EXPECT_EQ(test, n, (unsigned int)strlen(out));
+}
+
+static struct kunit_case cri_status_cases[] = {
+	KUNIT_CASE(test_inline_modes),
+	KUNIT_CASE(test_inline_bad_mode),
+	KUNIT_CASE(test_stats_sum),
+	KUNIT_CASE(test_status_line),
+	{}
+};
+
+static struct kunit_suite cri_status_suite = {
+	.name = "crypt-inline-status",
+	.test_cases = cri_status_cases,
+};
+
+kunit_test_suites(&cri_table_suite, &cri_key_suite, &cri_iv_suite,
+		  &cri_status_suite);
+
+MODULE_DESCRIPTION("KUnit tests of crypt-inline's table, key, IV and counter logic");
+MODULE_LICENSE("GPL");
