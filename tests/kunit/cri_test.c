@@ -23,7 +23,7 @@
 #define K32 "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
 #define K64 K32 "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
 /* A good table line to append optional arguments to. */
-#define XTS XTS
+#define XTS "aes-xts-plain64 " K32 " 0 /dev/x 0"
 
 static void free_argv(void *argv)
 {
