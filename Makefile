@@ -7,7 +7,7 @@ PWD := $(shell pwd)
 # Kernels the tests boot; empty means the newest installed of each series.
 KVERS ?=
 
-.PHONY: all modules clean distclean check kunit deps demo bench
+.PHONY: all modules clean distclean check kunit deps demo bench install
 
 all: modules
 
@@ -40,3 +40,16 @@ bench: deps
 
 deps:
 	scripts/deps
+
+# The user tool, its man page, the boot-time unit and an example config
+# (never overwriting one).  The modules themselves install through DKMS.
+PREFIX ?= /usr/local
+SBINDIR := $(PREFIX)/sbin
+install:
+	install -D -m 0755 scripts/dm-inline $(DESTDIR)$(SBINDIR)/dm-inline
+	install -D -m 0644 scripts/dm-inline.8 $(DESTDIR)$(PREFIX)/share/man/man8/dm-inline.8
+	install -d $(DESTDIR)/etc/systemd/system
+	sed 's|@SBINDIR@|$(SBINDIR)|' scripts/dm-inline.d/dm-inline.service \
+		>$(DESTDIR)/etc/systemd/system/dm-inline.service
+	test -e $(DESTDIR)/etc/dm-inline.conf || \
+		install -D -m 0600 scripts/dm-inline.d/dm-inline.conf $(DESTDIR)/etc/dm-inline.conf

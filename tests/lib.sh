@@ -135,6 +135,12 @@ load_targets() {
 	load_module dm-crypt-inline
 }
 
+# cri_counter DEVICE NAME: one counter of a crypt-inline status line
+# ("inline", "queued", "deferred", "errors").
+cri_counter() {
+	dmsetup status "$1" | awk -v f="$2" '{ for (i = 1; i < NF; i++) if ($i == f) print $(i + 1) }'
+}
+
 # unhex HEX: the bytes, on stdout.
 unhex() {
 	$PY -c 'import sys; sys.stdout.buffer.write(bytes.fromhex(sys.argv[1]))' "$1"

@@ -35,7 +35,7 @@ for flags in "" "1 force_inline"; do
 	check "$tag: data after it reads back right" \
 		cmp <(dd if=/dev/mapper/cri bs=64k skip=144 iflag=direct status=none) \
 		<(dd if=/tmp/plain bs=64k skip=144 status=none)
-	errors=$(dmsetup status cri | awk '{ for (i = 1; i < NF; i++) if ($i == "errors") print $(i + 1) }')
+	errors=$(cri_counter cri errors)
 	check "$tag: errors counted ($errors)" test "$errors" -gt 0
 	dmsetup remove cri
 done

@@ -62,10 +62,9 @@ same_bytes() {
 # check_paths LABEL "OPTS": the status counters show the path the flags ask
 # for: both directions inline, both queued, or one of each.
 check_paths() {
-	local st inl q want_inline=0 want_queued=0
-	st=$(dmsetup status cri)
-	inl=$(echo "$st" | awk '{ for (i = 1; i < NF; i++) if ($i == "inline") print $(i + 1) }')
-	q=$(echo "$st" | awk '{ for (i = 1; i < NF; i++) if ($i == "queued") print $(i + 1) }')
+	local inl q want_inline=0 want_queued=0
+	inl=$(cri_counter cri inline)
+	q=$(cri_counter cri queued)
 	case " $2 " in
 	*" force_inline "* | *" no_read_workqueue "*"no_write_workqueue "*) want_inline=1 ;;
 	*" no_read_workqueue "* | *" no_write_workqueue "*) want_inline=1 want_queued=1 ;;

@@ -18,7 +18,7 @@ for mode in 2 1; do
 	dmsetup create cri --table "0 $len crypt-inline aes-xts-plain64 $k 0 /dev/nullb0 0 1 force_inline"
 	dd if=/tmp/plain of=/dev/mapper/cri bs=64k oflag=direct status=none
 	check "irqmode=$mode: verified read-back" cmp -n $((16 << 20)) /dev/mapper/cri /tmp/plain
-	deferred=$(dmsetup status cri | awk '{ for (i = 1; i < NF; i++) if ($i == "deferred") print $(i + 1) }')
+	deferred=$(cri_counter cri deferred)
 	if [ $mode = 2 ]; then
 		check "irqmode=$mode: hard-IRQ completions deferred ($deferred)" test "$deferred" -gt 0
 	else

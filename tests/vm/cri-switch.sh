@@ -12,7 +12,7 @@ len=$((48 << 11))
 dmsetup create vol --table "0 $len crypt-inline aes-xts-plain64 $k 0 /dev/ram0 0" || die "create"
 
 counter() {
-	dmsetup status vol | awk -v f="$1" '{ for (i = 1; i < NF; i++) if ($i == f) print $(i + 1) }'
+	cri_counter vol "$1"
 }
 
 # switch_to MODE OPTS_WANTED WRITE_PATH READ_PATH

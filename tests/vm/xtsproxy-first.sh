@@ -17,7 +17,7 @@ base=$(served)
 modprobe dm_crypt || die "dm_crypt"
 
 pass=/tmp/pass
-head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >$pass
+hexkey 32 >$pass
 check "luksFormat with defaults" cryptsetup luksFormat -q --key-file $pass /dev/ram0
 check "open" cryptsetup open --key-file $pass /dev/ram0 vol
 head -c $((4 << 20)) /dev/urandom >/tmp/data
