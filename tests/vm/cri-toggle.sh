@@ -22,7 +22,7 @@ states=(
 )
 dmsetup create vol --table "0 $len ${states[0]}" || die "create"
 
-fio_verify_bg /dev/mapper/vol 40
+fio_verify_bg /dev/mapper/vol 60
 sleep 3
 switches=0
 i=1
@@ -36,7 +36,7 @@ while kill -0 $fio_pid 2>/dev/null && [ $switches -lt 40 ]; do
 		dmsetup resume vol 2>/dev/null
 	fi
 	i=$((i + 1))
-	sleep 1
+	sleep 0.5
 done
 wait $fio_pid
 rc=$?

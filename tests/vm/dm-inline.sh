@@ -85,6 +85,9 @@ for kind in luks2 luks1 plain; do
 	done
 	wait $fio_pid
 	check_fio "$kind: mode switches" $? /tmp/fio.out
+	# fio wrote over the data: write it again through crypt-inline, for
+	# dm-crypt to read back after disable.
+	dd if=/tmp/data of=/dev/mapper/vol bs=1M oflag=direct status=none
 	check "$kind: status names the device and mode" sh -c "'$tool' status vol | grep -q '^vol .*crypt-inline .*inline .*inline [0-9]'"
 
 	run "$kind: enable again is a no-op message" 0 "$tool" enable vol
@@ -97,7 +100,8 @@ for kind in luks2 luks1 plain; do
 	fi
 	check_eq "$kind: target back" "$(field 3)" "crypt"
 	check_fails "$kind: force_inline gone" sh -c "dmsetup table vol | grep -q force_inline"
-	dmsetup table --showkeys vol >>/tmp/all-output
+	# (The plain volume got its original table back, hex key and all.)
+	[ $kind = plain ] || dmsetup table --showkeys vol >>/tmp/all-output
 	check_fails "$kind: still no volume key anywhere" grep -qi "$vk" /tmp/all-output
 	check "$kind: data reads back after disable" cmp -n $((4 << 20)) /dev/mapper/vol /tmp/data
 	check "$kind: cryptsetup status" cryptsetup status vol
