@@ -1,25 +1,41 @@
 #!/usr/bin/python3
-"""Run one skcipher operation through AF_ALG, by algorithm or driver name.
+"""Run skcipher operations through AF_ALG, by algorithm or driver name.
 
     afalg.py NAME enc|dec KEYHEX IVHEX DATAHEX   -> result in hex on stdout
     afalg.py NAME setkey KEYHEX                  -> "ok" or the errno name
+    afalg.py -                                   -> one line of arguments per
+                                                    stdin line, one result line
+                                                    per operation
 
-Exit 0 on success, 3 when the kernel refused the key, 1 on other errors.
+Exit 0 on success, 3 when the kernel refused a key (single operation only;
+in batch mode the errno name is the result line), 1 on other errors.
+Batch mode exists because starting Python costs seconds in an emulated guest.
 """
 import errno
 import socket
 import sys
 
 
+class KeyRefused(Exception):
+    pass
+
+
+_bound = {}
+
+
 def tfm(name, key):
-    sock = socket.socket(socket.AF_ALG, socket.SOCK_SEQPACKET, 0)
-    sock.bind(("skcipher", name))
+    """A socket bound to NAME with KEY set.  Sockets are kept per name, so a
+    batch allocates each tfm once (every allocation of a tfm whose fast path
+    is missing makes the kernel try to load modules, seconds in a guest)."""
+    sock = _bound.get(name)
+    if sock is None:
+        sock = socket.socket(socket.AF_ALG, socket.SOCK_SEQPACKET, 0)
+        sock.bind(("skcipher", name))
+        _bound[name] = sock
     try:
         sock.setsockopt(socket.SOL_ALG, socket.ALG_SET_KEY, key)
     except OSError as e:
-        sock.close()
-        print(errno.errorcode.get(e.errno, str(e.errno)))
-        sys.exit(3)
+        raise KeyRefused(errno.errorcode.get(e.errno, str(e.errno)))
     return sock
 
 
@@ -30,19 +46,35 @@ def crypt(name, op, key, iv, data):
     conn.sendmsg_afalg([data], op=mode, iv=iv)
     out = conn.recv(len(data))
     conn.close()
-    sock.close()
     return out
 
 
-def main(argv):
-    name, op = argv[1], argv[2]
-    key = bytes.fromhex(argv[3])
+def run(args):
+    """One operation; returns its result line or raises KeyRefused."""
+    name, op = args[0], args[1]
+    key = bytes.fromhex(args[2] if len(args) > 2 else "")
     if op == "setkey":
-        tfm(name, key).close()
-        print("ok")
+        tfm(name, key)
+        return "ok"
+    if op not in ("enc", "dec"):
+        raise ValueError("unknown operation " + op)
+    iv, data = bytes.fromhex(args[3]), bytes.fromhex(args[4])
+    return crypt(name, op, key, iv, data).hex()
+
+
+def main(argv):
+    if argv[1:] == ["-"]:
+        for line in sys.stdin:
+            try:
+                print(run(line.split()), flush=True)
+            except KeyRefused as e:
+                print(e, flush=True)
         return 0
-    iv, data = bytes.fromhex(argv[4]), bytes.fromhex(argv[5])
-    print(crypt(name, op, key, iv, data).hex())
+    try:
+        print(run(argv[1:]))
+    except KeyRefused as e:
+        print(e)
+        return 3
     return 0
 
 

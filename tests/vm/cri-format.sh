@@ -9,7 +9,7 @@ load_targets || die "loading targets"
 load_module xtsproxy || die "insmod xtsproxy"
 ramdisks 2 24 || die "brd"
 keyctl link @u @s >/dev/null 2>&1
-len=16384			# 8 MiB mapped
+len=8192			# 4 MiB mapped
 [ -n "${CRI_QUICK:-}" ] && len=4096	# 2 MiB on slow (debug) kernels
 bytes=$((len * 512))
 head -c $bytes /dev/urandom >/tmp/plain
@@ -106,8 +106,8 @@ same_bytes "capi:xts-aes-xtsproxy-plain64" capi:xts-aes-xtsproxy-plain64 "$k64" 
 REF_CIPHER=aes-xts-plain64 same_bytes "async tfm, inline" "capi:cryptd(xts(ecb(aes-generic)))-plain64" "$k64" 0 0 force_inline
 REF_CIPHER=aes-xts-plain64 same_bytes "async tfm, queued" "capi:cryptd(xts(ecb(aes-generic)))-plain64" "$k64" 0 0
 # Writes larger than one clone (1 MiB) are split.
-BS=8M same_bytes "8 MiB writes, inline" aes-xts-plain64 "$k64" 0 0 force_inline
-BS=8M same_bytes "8 MiB writes, queued" aes-xts-plain64 "$k64" 0 0
+BS=$bytes same_bytes "one write of the whole device, inline" aes-xts-plain64 "$k64" 0 0 force_inline
+BS=$bytes same_bytes "one write of the whole device, queued" aes-xts-plain64 "$k64" 0 0
 same_bytes "iv_offset and offset" aes-xts-plain64 "$k32" 12345 2048 force_inline
 same_bytes "sector_size:4096" aes-xts-plain64 "$k64" 0 0 sector_size:4096
 same_bytes "sector_size:4096 inline" aes-xts-plain64 "$k64" 8 8 force_inline sector_size:4096

@@ -97,8 +97,8 @@ volume() {
 
 unhex_stdin() { $PY -c 'import sys; sys.stdout.buffer.write(bytes.fromhex(sys.stdin.read().strip()))'; }
 
-volume luks2
-volume luks1 --type luks1
+volume luks2 $KDF_LUKS2
+volume luks1 --type luks1 $KDF_LUKS1
 volume plain
 check_eq "module unpinned" "$(cat /sys/module/dm_crypt_inline/refcnt)" "0"
 finish

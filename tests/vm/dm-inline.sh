@@ -44,8 +44,8 @@ for kind in luks2 luks1 plain; do
 	: >/tmp/all-output
 	blkdiscard -f /dev/ram0 2>/dev/null
 	case $kind in
-	luks2) cryptsetup luksFormat -q --key-file /tmp/pass /dev/ram0 ;;
-	luks1) cryptsetup luksFormat -q --type luks1 --key-file /tmp/pass /dev/ram0 ;;
+	luks2) cryptsetup luksFormat -q $KDF_LUKS2 --key-file /tmp/pass /dev/ram0 ;;
+	luks1) cryptsetup luksFormat -q --type luks1 $KDF_LUKS1 --key-file /tmp/pass /dev/ram0 ;;
 	esac
 	if [ $kind = plain ]; then
 		cryptsetup open --type plain -q --key-file /tmp/pass --cipher aes-xts-plain64 \
@@ -111,7 +111,7 @@ for kind in luks2 luks1 plain; do
 done
 
 # Boot time: every listed device that is open goes inline; others are skipped.
-cryptsetup luksFormat -q --type luks1 --key-file /tmp/pass /dev/ram1 &&
+cryptsetup luksFormat -q --type luks1 $KDF_LUKS1 --key-file /tmp/pass /dev/ram1 &&
 	cryptsetup open --key-file /tmp/pass /dev/ram1 bootvol || fail "boot: open"
 printf '# devices\nbootvol\nnotopen --key-file /tmp/pass  # not open\n' >/tmp/dm-inline.conf
 DM_INLINE_CONF=/tmp/dm-inline.conf run "boot" 0 "$tool" boot
@@ -139,7 +139,7 @@ dmsetup create bad --table "0 1024 crypt aes-cbc-lmk $(hexkey 32) 0 /dev/ram1 0"
 		check_eq "lmk device unchanged" "$(dmsetup table bad | awk '{ print $3 }')" "crypt"
 		dmsetup remove bad
 	}
-cryptsetup luksFormat -q --key-file /tmp/pass /dev/ram1 && cryptsetup open --key-file /tmp/pass /dev/ram1 kr
+cryptsetup luksFormat -q $KDF_LUKS2 --key-file /tmp/pass /dev/ram1 && cryptsetup open --key-file /tmp/pass /dev/ram1 kr
 run "keyring volume without key file: wrong passphrase refused" 4 \
 	sh -c "echo wrong | '$tool' enable kr"
 check_eq "keyring volume unchanged" "$(dmsetup table kr | awk '{ print $3 }')" "crypt"
