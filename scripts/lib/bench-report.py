@@ -65,6 +65,8 @@ def load(outdir):
     res = {"kernel": open(os.path.join(outdir, "kernel")).read().strip(),
            "cpu": open(os.path.join(outdir, "cpu")).read().strip(),
            "workloads": {}}
+    sector = os.path.join(outdir, "sector")
+    res["sector_size"] = int(open(sector).read()) if os.path.exists(sector) else 512
     m = re.search(r"driver (\S+) block (\d+) encrypt (\d+) decrypt (\d+)",
                   open(os.path.join(outdir, "crypto")).read())
     res["crypto"] = {"driver": m.group(1), "block": int(m.group(2)),
@@ -94,7 +96,8 @@ def ratio(a, b):
 def table(res):
     lines = [f"### {res['kernel']} ({res['cpu']})", ""]
     c = res["crypto"]
-    lines.append(f"Crypto alone ({c['driver']}, {c['block']}-byte requests): "
+    lines.append(f"Every dm table uses {res['sector_size']}-byte encryption sectors. "
+                 f"Crypto alone ({c['driver']}, {c['block']}-byte requests): "
                  f"encrypt {c['encrypt_mbps']:.0f} MB/s, decrypt {c['decrypt_mbps']:.0f} MB/s.")
     for wl, title in WORKLOADS:
         rows = res["workloads"].get(wl)
