@@ -3,8 +3,9 @@
 # keyring key and 4096-byte sectors, LUKS1, plain): enable moves them onto
 # crypt-inline with force_inline and every other parameter kept, data stays
 # readable, the volume key shows up in no output and in no table (not even
-# with --showkeys); mode switches under fio verify; disable moves them back
-# and cryptsetup closes them.  Every refusal exits with its code and
+# with --showkeys); mode switches under fio verify; suspend/resume wipe and
+# restore the key; disable moves them back and cryptsetup closes them, or
+# dm-inline closes them on crypt-inline.  Every refusal exits with its code and
 # changes nothing.
 . "$TOP/tests/lib.sh"
 
@@ -90,6 +91,24 @@ for kind in luks2 luks1 plain; do
 	dd if=/tmp/data of=/dev/mapper/vol bs=1M oflag=direct status=none
 	check "$kind: status names the device and mode" sh -c "'$tool' status vol | grep -q '^vol .*crypt-inline .*inline .*inline [0-9]'"
 
+	# What luksSuspend/luksResume do, for crypt-inline (cryptsetup refuses
+	# target types it does not know).
+	if [ $kind = plain ]; then
+		run "$kind: suspend refused (no header to resume from)" 3 "$tool" suspend vol
+		check_fails "$kind: not suspended" sh -c "dmsetup info vol | grep -q SUSPENDED"
+	else
+		run "$kind: suspend" 0 "$tool" suspend vol
+		check "$kind: suspended" sh -c "dmsetup info vol | grep -q SUSPENDED"
+		check_fails "$kind: key wiped: no resume without it" dmsetup resume vol
+		run "$kind: resume with a wrong passphrase refused" 4 sh -c "echo wrong | '$tool' resume vol"
+		check "$kind: still suspended" sh -c "dmsetup info vol | grep -q SUSPENDED"
+		run "$kind: resume" 0 "$tool" resume vol --key-file /tmp/pass
+		check_fails "$kind: running again" sh -c "dmsetup info vol | grep -q SUSPENDED"
+		check "$kind: data reads back after suspend/resume" cmp -n $((4 << 20)) /dev/mapper/vol /tmp/data
+		dmsetup table --showkeys vol >>/tmp/all-output
+		check_fails "$kind: volume key nowhere after resume" grep -qi "$vk" /tmp/all-output
+		run "$kind: resume of a running device refused" 3 "$tool" resume vol --key-file /tmp/pass
+	fi
 	run "$kind: enable again is a no-op message" 0 "$tool" enable vol
 	if [ $kind = plain ]; then
 		# No header to read the key from, and crypt-inline never gives it out.
@@ -117,8 +136,10 @@ printf '# devices\nbootvol\nnotopen --key-file /tmp/pass  # not open\n' >/tmp/dm
 DM_INLINE_CONF=/tmp/dm-inline.conf run "boot" 0 "$tool" boot
 check_eq "boot: listed device on crypt-inline" "$(dmsetup table bootvol | awk '{ print $3 }')" "crypt-inline"
 check "boot: device not open skipped" grep -q "notopen is not open" /tmp/out
-run "boot: back" 0 "$tool" disable bootvol --key-file /tmp/pass
-check "boot: close" cryptsetup close bootvol
+run "boot: close while on crypt-inline" 0 "$tool" close bootvol
+check_fails "boot: device gone" test -e /dev/mapper/bootvol
+check_eq "boot: crypt-inline's copy of the key revoked" \
+	"$(awk '$9 ~ /^crypt-inline:/ && substr($2, 2, 1) != "R"' /proc/keys | wc -l)" "0"
 
 # Refusals: each with its code, and nothing changed.
 run "no arguments" 1 "$tool"
@@ -143,6 +164,7 @@ cryptsetup luksFormat -q $KDF_LUKS2 --key-file /tmp/pass /dev/ram1 && cryptsetup
 run "keyring volume without key file: wrong passphrase refused" 4 \
 	sh -c "echo wrong | '$tool' enable kr"
 check_eq "keyring volume unchanged" "$(dmsetup table kr | awk '{ print $3 }')" "crypt"
-cryptsetup close kr
+run "close of a crypt device goes through cryptsetup" 0 "$tool" close kr
+check_fails "crypt device gone" test -e /dev/mapper/kr
 run "help" 0 "$tool" --help
 finish
