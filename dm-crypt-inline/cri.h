@@ -41,6 +41,8 @@ enum cri_key_type {
 	CRI_KEY_NONE,		/* "-": the cipher takes no key */
 	CRI_KEY_LOGON,
 	CRI_KEY_USER,
+	CRI_KEY_ENCRYPTED,
+	CRI_KEY_TRUSTED,
 };
 
 /* Optional table arguments, as bits of cri_config.flags. */
@@ -115,6 +117,7 @@ unsigned int cri_emit_status(const struct cri_stats *sum, char *result,
 
 /* key.c */
 int cri_parse_key(struct cri_config *cfg, char *arg, char **error);
+const char *cri_key_type_name(enum cri_key_type type);
 int cri_load_key(struct cri_dev *cd, char **error);
 void cri_put_key(struct cri_dev *cd);
 void cri_wipe_key(struct cri_dev *cd);

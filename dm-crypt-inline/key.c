@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * crypt-inline: the volume key.  A table names it as hex, as "-" for
- * ciphers without a key, or as ":<size>:<logon|user>:<description>" in the
- * kernel keyring, exactly as dm-crypt does.  This file is the one place
+ * ciphers without a key, or as ":<size>:<type>:<description>" in the kernel
+ * keyring, type logon, user, encrypted or trusted (the last two where the
+ * kernel has them), exactly as dm-crypt does.  This file is the one place
  * that copies and wipes key bytes.
  *
  * Keys never leave the kernel: dmsetup hides keys only for target type
@@ -25,6 +26,7 @@
 #include <keys/user-type.h>
 
 #include "cri.h"
+#include "cri_compat.h"
 
 #define CRI_KEY_PREFIX	"crypt-inline:"
 
@@ -92,11 +94,40 @@ static void cri_release_owned(struct key *key)
 	key_put(key);
 }
 
+/* Keyring key types a table may name, spelled as dm-crypt spells them. */
+static const char * const cri_key_type_names[] = {
+	[CRI_KEY_LOGON] = "logon",
+	[CRI_KEY_USER] = "user",
+	[CRI_KEY_ENCRYPTED] = "encrypted",
+	[CRI_KEY_TRUSTED] = "trusted",
+};
+
+const char *cri_key_type_name(enum cri_key_type type)
+{
+	return cri_key_type_names[type];
+}
+
+/* The kernel's key type, or NULL where this kernel lacks it. */
+static struct key_type *cri_key_type(enum cri_key_type type)
+{
+	switch (type) {
+	case CRI_KEY_USER:
+		return &key_type_user;
+	case CRI_KEY_ENCRYPTED:
+		return cri_key_type_encrypted();
+	case CRI_KEY_TRUSTED:
+		return cri_key_type_trusted();
+	default:
+		return &key_type_logon;
+	}
+}
+
 static int cri_parse_keyring_ref(struct cri_config *cfg, const char *arg,
 				 char **error)
 {
 	const char *type, *desc;
-	unsigned int size;
+	unsigned int size, t;
+	size_t len;
 	int n = 0;
 
 	/* ":<size>:<type>:<description>" */
@@ -115,14 +146,22 @@ static int cri_parse_keyring_ref(struct cri_config *cfg, const char *arg,
 		*error = "Invalid key size";
 		return -EINVAL;
 	}
-	if (!strncmp(type, "logon:", 6)) {
-		cfg->key_type = CRI_KEY_LOGON;
-	} else if (!strncmp(type, "user:", 5)) {
-		cfg->key_type = CRI_KEY_USER;
-	} else {
-		*error = "Unsupported keyring key type (logon and user are supported)";
+	for (t = CRI_KEY_LOGON; t < ARRAY_SIZE(cri_key_type_names); t++) {
+		len = strlen(cri_key_type_names[t]);
+		if (!strncmp(type, cri_key_type_names[t], len) && type[len] == ':')
+			break;
+	}
+	if (t == ARRAY_SIZE(cri_key_type_names)) {
+		*error = "Unsupported keyring key type: logon, user, encrypted or trusted expected";
 		return -EINVAL;
 	}
+	if (!cri_key_type(t)) {
+		*error = t == CRI_KEY_ENCRYPTED ?
+			 "Keyring key type encrypted is not available in this kernel" :
+			 "Keyring key type trusted is not available in this kernel";
+		return -EINVAL;
+	}
+	cfg->key_type = t;
 	cfg->key_size = size;
 	cfg->key_desc = kstrdup(desc, GFP_KERNEL);
 	return cfg->key_desc ? 0 : -ENOMEM;
@@ -174,27 +213,47 @@ static struct key *cri_lookup_key(const struct cri_config *cfg)
 				     &key_type_logon, cfg->key_desc, false);
 		return IS_ERR(ref) ? ERR_CAST(ref) : key_ref_to_ptr(ref);
 	}
-	return request_key(cfg->key_type == CRI_KEY_USER ? &key_type_user :
-			   &key_type_logon, cfg->key_desc, NULL);
+	return request_key(cri_key_type(cfg->key_type), cfg->key_desc, NULL);
+}
+
+/* The key bytes of a keyring key, key->sem held; NULL once revoked. */
+static const u8 *cri_key_payload(const struct cri_config *cfg,
+				 const struct key *key, unsigned int *len)
+{
+	const struct user_key_payload *ukp;
+
+	switch (cfg->key_type) {
+	case CRI_KEY_ENCRYPTED:
+		return cri_encrypted_payload(key, len);
+	case CRI_KEY_TRUSTED:
+		return cri_trusted_payload(key, len);
+	default:
+		ukp = user_key_payload_locked(key);
+		if (!ukp)
+			return NULL;
+		*len = ukp->datalen;
+		return ukp->data;
+	}
 }
 
 /* Copy a keyring key's payload into buf; it must be exactly size bytes. */
 static int cri_read_keyring(const struct cri_config *cfg, struct key *key,
 			    u8 *buf, char **error)
 {
-	const struct user_key_payload *ukp;
+	const u8 *data;
+	unsigned int len = 0;
 	int err = 0;
 
 	down_read(&key->sem);
-	ukp = user_key_payload_locked(key);
-	if (!ukp) {
+	data = cri_key_payload(cfg, key, &len);
+	if (!data) {
 		*error = "Keyring key was revoked";
 		err = -EKEYREVOKED;
-	} else if (ukp->datalen != cfg->key_size) {
+	} else if (len != cfg->key_size) {
 		*error = "Keyring key size does not match the table";
 		err = -EINVAL;
 	} else {
-		memcpy(buf, ukp->data, cfg->key_size);
+		memcpy(buf, data, cfg->key_size);
 	}
 	up_read(&key->sem);
 	return err;
@@ -262,7 +321,7 @@ int cri_load_key(struct cri_dev *cd, char **error)
 	struct cri_config *cfg = &cd->cfg;
 	int err = 0;
 
-	if (cfg->key_type == CRI_KEY_LOGON || cfg->key_type == CRI_KEY_USER)
+	if (cfg->key_type != CRI_KEY_HEX && cfg->key_type != CRI_KEY_NONE)
 		err = cri_load_keyring_key(cd, error);
 	if (err)
 		goto out;

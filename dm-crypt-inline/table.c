@@ -350,8 +350,7 @@ unsigned int cri_emit_table(const struct cri_config *cfg, const char *dev_name,
 		DMEMIT("-");
 	else
 		DMEMIT(":%u:%s:%s", cfg->key_size,
-		       cfg->key_type == CRI_KEY_USER ? "user" : "logon",
-		       cfg->key_desc);
+		       cri_key_type_name(cfg->key_type), cfg->key_desc);
 	DMEMIT(" %llu %s %llu", cfg->iv_offset, dev_name, cfg->start);
 
 	if (!cri_feature_count(cfg))

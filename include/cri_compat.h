@@ -37,4 +37,72 @@ static inline void *cri_crypto_cb_data(struct crypto_async_request *req)
 }
 #endif
 
+/*
+ * Key types that exist only where the kernel was built with them (Debian's
+ * 6.1 and 6.12 have encrypted keys built in and no trusted keys).  Each
+ * cri_key_type_X() is NULL where X is missing; cri_X_payload() gives the key
+ * bytes of a key of that type, called with key->sem held.
+ */
+#include <linux/key.h>
+
+#if IS_REACHABLE(CONFIG_ENCRYPTED_KEYS)
+#include <keys/encrypted-type.h>
+static inline struct key_type *cri_key_type_encrypted(void)
+{
+	return &key_type_encrypted;
+}
+
+static inline const u8 *cri_encrypted_payload(const struct key *key,
+					      unsigned int *len)
+{
+	const struct encrypted_key_payload *ekp = dereference_key_locked(key);
+
+	if (!ekp)
+		return NULL;
+	*len = ekp->decrypted_datalen;
+	return ekp->decrypted_data;
+}
+#else
+static inline struct key_type *cri_key_type_encrypted(void)
+{
+	return NULL;
+}
+
+static inline const u8 *cri_encrypted_payload(const struct key *key,
+					      unsigned int *len)
+{
+	return NULL;
+}
+#endif
+
+#if IS_REACHABLE(CONFIG_TRUSTED_KEYS)
+#include <keys/trusted-type.h>
+static inline struct key_type *cri_key_type_trusted(void)
+{
+	return &key_type_trusted;
+}
+
+static inline const u8 *cri_trusted_payload(const struct key *key,
+					    unsigned int *len)
+{
+	const struct trusted_key_payload *tkp = dereference_key_locked(key);
+
+	if (!tkp)
+		return NULL;
+	*len = tkp->key_len;
+	return tkp->key;
+}
+#else
+static inline struct key_type *cri_key_type_trusted(void)
+{
+	return NULL;
+}
+
+static inline const u8 *cri_trusted_payload(const struct key *key,
+					    unsigned int *len)
+{
+	return NULL;
+}
+#endif
+
 #endif /* CRI_COMPAT_H */

@@ -270,6 +270,7 @@ static const struct bad_case bad_cases[] = {
 	{ "aes-xts-plain64 :0:logon:cri:vol1 0 /dev/x 0", "Invalid key size" },
 	{ "aes-xts-plain64 :129:logon:cri:vol1 0 /dev/x 0", "Invalid key size" },
 	{ "aes-xts-plain64 :64:trusty:cri:vol1 0 /dev/x 0", "Unsupported keyring key type" },
+	{ "aes-xts-plain64 :64:logonx:cri:vol1 0 /dev/x 0", "Unsupported keyring key type" },
 };
 
 static void bad_case_desc(const struct bad_case *c, char *desc)
@@ -436,6 +437,36 @@ static void test_key_user(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, cfg->key_desc, "vol");
 }
 
+/* Encrypted keys: built into the debug kernel, as into Debian's. */
+static void test_key_encrypted(struct kunit *test)
+{
+	struct cri_config *cfg = parse_ok(test,
+		"aes-xts-plain64 :64:encrypted:vol:e 0 /dev/x 0");
+
+	KUNIT_EXPECT_EQ(test, cfg->key_type, CRI_KEY_ENCRYPTED);
+	KUNIT_EXPECT_EQ(test, cfg->key_size, 64U);
+	KUNIT_EXPECT_STREQ(test, cfg->key_desc, "vol:e");
+}
+
+/* Trusted keys: taken where the kernel has them, refused by name elsewhere. */
+static void test_key_trusted(struct kunit *test)
+{
+	static const char line[] = "aes-xts-plain64 :32:trusted:t 0 /dev/x 0";
+	struct cri_config *cfg;
+	char *error = NULL;
+	int err;
+
+	err = parse_line(test, line, &cfg, &error);
+	if (IS_REACHABLE(CONFIG_TRUSTED_KEYS)) {
+		KUNIT_EXPECT_EQ(test, err, 0);
+		KUNIT_EXPECT_EQ(test, cfg->key_type, CRI_KEY_TRUSTED);
+	} else {
+		KUNIT_EXPECT_EQ(test, err, -EINVAL);
+		KUNIT_EXPECT_STREQ(test, error,
+				   "Keyring key type trusted is not available in this kernel");
+	}
+}
+
 static void test_config_free_wipes(struct kunit *test)
 {
 	static const u8 zero[CRI_MAX_KEY_SIZE];
@@ -453,6 +484,7 @@ static const char * const emit_lines[] = {
 	"aes-xts-plain64 :64:logon:cryptsetup:x-d0 0 253:1 0",
 	"aes-xts-plain64 :64:logon:cryptsetup:x-d0 0 253:1 32768 1 sector_size:4096",
 	"aes-cbc-essiv:sha256 :32:user:v 7 253:1 8 2 allow_discards force_inline",
+	"aes-xts-plain64 :64:encrypted:e 0 253:1 0",
 	"capi:xts-aes-xtsproxy-plain64 :64:logon:k 0 253:1 0 3 no_read_workqueue no_write_workqueue sector_size:1024",
 	"aes-xts-plain64 :32:logon:k 0 253:1 0 8 allow_discards same_cpu_crypt submit_from_crypt_cpus no_read_workqueue no_write_workqueue force_inline sector_size:4096 iv_large_sectors",
 	"cipher_null-ecb - 0 253:1 0",
@@ -583,6 +615,8 @@ static struct kunit_case cri_key_cases[] = {
 	KUNIT_CASE(test_key_none),
 	KUNIT_CASE(test_key_logon),
 	KUNIT_CASE(test_key_user),
+	KUNIT_CASE(test_key_encrypted),
+	KUNIT_CASE(test_key_trusted),
 	{}
 };
 

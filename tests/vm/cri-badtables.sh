@@ -9,6 +9,8 @@ ramdisks 1 16 || die "brd"
 printf 'x%.0s' $(seq 64) >/tmp/k64
 keyctl link @u @s >/dev/null 2>&1
 keyctl padd logon cri:vol1 @u </tmp/k64 >/dev/null || die "keyctl"
+keyctl padd user cri:kmk @u </tmp/k64 >/dev/null || die "keyctl master key"
+keyctl add encrypted cri:enc1 "new default user:cri:kmk 64" @u >/dev/null || die "keyctl encrypted"
 
 k32=$(hexkey 32) k64=$(hexkey 64)
 dev=/dev/ram0
@@ -78,6 +80,14 @@ len=16384
 refused "Keyring key not found or not accessible" "aes-xts-plain64 :64:logon:cri:missing 0 $dev 0"
 refused "Keyring key size does not match the table" "aes-xts-plain64 :32:logon:cri:vol1 0 $dev 0"
 refused "Unsupported keyring key type" "aes-xts-plain64 :64:trusty:cri:vol1 0 $dev 0"
+refused "Keyring key size does not match the table" "aes-xts-plain64 :32:encrypted:cri:enc1 0 $dev 0"
+# Trusted keys: refused by name where the kernel lacks the key type (ENODEV
+# from keyctl), as all kernels tested here do.
+if keyctl add trusted cri:probe "new 32" @u 2>&1 | grep -q "No such device"; then
+	refused "Keyring key type trusted is not available in this kernel" "aes-xts-plain64 :32:trusted:cri:t 0 $dev 0"
+else
+	refused "Keyring key not found or not accessible" "aes-xts-plain64 :32:trusted:cri:missing 0 $dev 0"
+fi
 refused "Invalid keyring key" "aes-xts-plain64 :64 0 $dev 0"
 refused "Invalid key size" "aes-xts-plain64 :0:logon:cri:vol1 0 $dev 0"
 check "at least 25 bad tables tried ($n)" test "$n" -ge 25

@@ -151,6 +151,10 @@ keyctl padd logon cri:vol1 @u </tmp/kbin >/dev/null || fail "keyctl add logon"
 keyctl padd user cri:vol2 @u </tmp/kbin >/dev/null || fail "keyctl add user"
 same_bytes "logon keyring key" aes-xts-plain64 ":64:logon:cri:vol1" 0 0 force_inline
 same_bytes "user keyring key" aes-xts-plain64 ":64:user:cri:vol2" 0 0
+# An encrypted key (its bytes never seen by user space) under a user master key.
+keyctl padd user cri:kmk @u </tmp/kbin >/dev/null || fail "keyctl add master key"
+keyctl add encrypted cri:vol3 "new default user:cri:kmk 64" @u >/dev/null || fail "keyctl add encrypted"
+same_bytes "encrypted keyring key" aes-xts-plain64 ":64:encrypted:cri:vol3" 0 0 force_inline
 
 # The table line never shows key material, and loads again unchanged.
 dmsetup create cri --table "0 $len crypt-inline aes-xts-plain64 $k64 0 /dev/ram1 0 1 force_inline"
@@ -180,6 +184,10 @@ dmsetup remove cri >/dev/null 2>&1
 check_eq "keyring keys print as given" \
 	"$(dmsetup create cri --table "0 $len crypt-inline aes-xts-plain64 :64:logon:cri:vol1 0 /dev/ram1 0" && dmsetup table cri | cut -d' ' -f4,5)" \
 	"aes-xts-plain64 :64:logon:cri:vol1"
+dmsetup remove cri
+check_eq "encrypted keys print as given" \
+	"$(dmsetup create cri --table "0 $len crypt-inline aes-xts-plain64 :64:encrypted:cri:vol3 0 /dev/ram1 0" && dmsetup table cri | cut -d' ' -f4,5)" \
+	"aes-xts-plain64 :64:encrypted:cri:vol3"
 dmsetup remove cri
 check_eq "module unpinned" "$(cat /sys/module/dm_crypt_inline/refcnt)" "0"
 check "module unloads" rmmod dm-crypt-inline
