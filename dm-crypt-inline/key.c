@@ -94,8 +94,12 @@ static void cri_release_owned(struct key *key)
 	key_put(key);
 }
 
-/* Keyring key types a table may name, spelled as dm-crypt spells them. */
+/*
+ * Keyring key types a table may name, spelled as dm-crypt spells them.  A
+ * hex key is printed as the logon key it is stored under.
+ */
 static const char * const cri_key_type_names[] = {
+	[CRI_KEY_HEX] = "logon",
 	[CRI_KEY_LOGON] = "logon",
 	[CRI_KEY_USER] = "user",
 	[CRI_KEY_ENCRYPTED] = "encrypted",
