@@ -10,6 +10,11 @@ trap 'rm -rf "$dest"' EXIT
 check "make install" make -C "$TOP" -s install DESTDIR="$dest" PREFIX=/opt/x
 check "tool installed, executable" test -x "$dest/opt/x/sbin/dm-inline"
 check "tool runs: --help" "$dest/opt/x/sbin/dm-inline" --help
+# Commands that act refuse --dry-run before looking at any device.
+for c in "mode vol on" "suspend vol" "resume vol" "close vol" boot; do
+	# shellcheck disable=SC2086
+	check_eq "$c --dry-run refused as usage" "$("$dest/opt/x/sbin/dm-inline" $c --dry-run >/dev/null 2>&1; echo $?)" "1"
+done
 check "man page installed" grep -q '^\.TH DM-INLINE 8' "$dest/opt/x/share/man/man8/dm-inline.8"
 unit=$dest/etc/systemd/system/dm-inline.service
 check_eq "unit runs the installed tool" "$(sed -n 's/^ExecStart=//p' "$unit")" "/opt/x/sbin/dm-inline boot"
