@@ -3,6 +3,8 @@
 # Kbuild for extra warnings and sparse.
 KDIR ?= /lib/modules/$(shell uname -r)/build
 PWD := $(shell pwd)
+# The version lives in dkms.conf only.
+VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' $(dir $(lastword $(MAKEFILE_LIST)))dkms.conf)
 
 # Kernels the tests boot; empty means the newest installed of each series.
 KVERS ?=
@@ -47,7 +49,9 @@ PREFIX ?= /usr/local
 SBINDIR := $(PREFIX)/sbin
 install:
 	install -D -m 0755 scripts/dm-inline $(DESTDIR)$(SBINDIR)/dm-inline
-	install -D -m 0644 scripts/dm-inline.8 $(DESTDIR)$(PREFIX)/share/man/man8/dm-inline.8
+	install -d $(DESTDIR)$(PREFIX)/share/man/man8
+	sed 's/@VERSION@/$(VERSION)/' scripts/dm-inline.8 >$(DESTDIR)$(PREFIX)/share/man/man8/dm-inline.8
+	chmod 0644 $(DESTDIR)$(PREFIX)/share/man/man8/dm-inline.8
 	install -d $(DESTDIR)/etc/systemd/system
 	sed 's|@SBINDIR@|$(SBINDIR)|' scripts/dm-inline.d/dm-inline.service \
 		>$(DESTDIR)/etc/systemd/system/dm-inline.service

@@ -27,6 +27,11 @@ for v in ${KERNELS:?}; do
 		check "$v: $ko built" test -s "$ko"
 		check_eq "$v: $ko vermagic" "$(modinfo -F vermagic "$ko" | cut -d' ' -f1)" "$v"
 	done
+	# Nothing may make the crypto API load xtsproxy on its own: a module
+	# alias (crypto-xts(aes) or the like) would put it in front of every
+	# xts(aes) user at boot.
+	check_eq "$v: xtsproxy.ko declares no module alias" \
+		"$(modinfo -F alias xtsproxy/xtsproxy.ko)" ""
 	make KDIR="/lib/modules/$v/build" clean >/dev/null 2>&1
 	left=$(find . -name '*.ko' -o -name '*.o' | head -n 3)
 	check_eq "$v: make clean leaves no objects" "$left" ""

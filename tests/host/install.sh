@@ -16,6 +16,9 @@ for c in "mode vol on" "suspend vol" "resume vol" "close vol" boot; do
 	check_eq "$c --dry-run refused as usage" "$("$dest/opt/x/sbin/dm-inline" $c --dry-run >/dev/null 2>&1; echo $?)" "1"
 done
 check "man page installed" grep -q '^\.TH DM-INLINE 8' "$dest/opt/x/share/man/man8/dm-inline.8"
+ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$TOP/dkms.conf")
+check "man page carries the version of dkms.conf ($ver)" \
+	grep -q "^\.TH DM-INLINE 8 .*\"dm-crypt-inline $ver\"" "$dest/opt/x/share/man/man8/dm-inline.8"
 unit=$dest/etc/systemd/system/dm-inline.service
 check_eq "unit runs the installed tool" "$(sed -n 's/^ExecStart=//p' "$unit")" "/opt/x/sbin/dm-inline boot"
 check "unit ordered after cryptsetup.target" grep -qx 'After=cryptsetup.target' "$unit"
