@@ -133,7 +133,7 @@ void cri_iv_gen(const struct cri_dev *cd, u8 *iv, u64 sector);
 int cri_io_init(struct cri_dev *cd, struct dm_target *ti, char **error);
 void cri_io_exit(struct cri_dev *cd);
 int cri_map(struct dm_target *ti, struct bio *bio);
-void cri_defer_init(void);
-void cri_defer_exit(void);
+void cri_io_global_init(void);
+void cri_io_global_exit(void);
 
 #endif /* DM_CRYPT_INLINE_CRI_H */

@@ -37,6 +37,7 @@
 
 #define CRI_MAX_CLONE_SECTORS	((BIO_MAX_VECS << PAGE_SHIFT) >> SECTOR_SHIFT)
 #define CRI_MIN_IOS		64
+#define CRI_STASH_PAGES		16
 
 struct cri_io {
 	struct cri_dev *cd;
@@ -64,6 +65,58 @@ struct cri_io {
 
 static void cri_crypt_resume(struct cri_io *io);
 
+/*
+ * Ciphertext pages are reused through a small per-CPU stash, shared by all
+ * devices, before they go back to the page allocator.  Kernels with
+ * init_on_alloc (Debian's among them) zero every page they hand out: one
+ * 4 KiB memset per written page, overwritten by the encryption at once.
+ * In-tree dm-crypt takes each page from the allocator and gives it back.
+ * A page freed while its device's mempool reserve is short refills the
+ * reserve first, so the mempool's guarantee of progress is untouched.  At
+ * most CRI_STASH_PAGES pages per CPU are held; module exit frees them.
+ * Interrupts are off only around the array, so this works from any
+ * completion context and on PREEMPT_RT; the allocator runs outside.
+ */
+struct cri_stash {
+	unsigned int nr;
+	struct page *pages[CRI_STASH_PAGES];
+};
+
+static DEFINE_PER_CPU(struct cri_stash, cri_stash);
+
+static struct page *cri_page_get(struct cri_dev *cd, gfp_t gfp)
+{
+	struct cri_stash *stash;
+	struct page *page = NULL;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	stash = this_cpu_ptr(&cri_stash);
+	if (stash->nr)
+		page = stash->pages[--stash->nr];
+	local_irq_restore(flags);
+	return page ?: mempool_alloc(&cd->page_pool, gfp);
+}
+
+static void cri_page_put(struct cri_dev *cd, struct page *page)
+{
+	struct cri_stash *stash;
+	unsigned long flags;
+
+	if (cri_mempool_is_saturated(&cd->page_pool)) {
+		local_irq_save(flags);
+		stash = this_cpu_ptr(&cri_stash);
+		if (stash->nr < CRI_STASH_PAGES) {
+			stash->pages[stash->nr++] = page;
+			page = NULL;
+		}
+		local_irq_restore(flags);
+		if (!page)
+			return;
+	}
+	mempool_free(page, &cd->page_pool);
+}
+
 /* The flags word may change at runtime ("inline" message): read it once. */
 static bool cri_inline_write(const struct cri_dev *cd)
 {
@@ -85,7 +138,7 @@ static void cri_free_pages(struct cri_dev *cd, struct bio *clone)
 	struct bvec_iter_all iter;
 
 	bio_for_each_segment_all(bv, clone, iter)
-		mempool_free(bv->bv_page, &cd->page_pool);
+		cri_page_put(cd, bv->bv_page);
 }
 
 static void cri_end_base(struct cri_io *io)
@@ -273,7 +326,7 @@ static bool cri_add_pages(struct cri_dev *cd, struct bio *clone,
 
 	while (size) {
 		len = min_t(unsigned int, size, PAGE_SIZE);
-		page = mempool_alloc(&cd->page_pool, gfp);
+		page = cri_page_get(cd, gfp);
 		if (!page) {
 			cri_free_pages(cd, clone);
 			bio_reset(clone, cd->dev->bdev, clone->bi_opf);
@@ -363,7 +416,7 @@ static void cri_defer_read(struct cri_io *io)
 	tasklet_schedule(&defer->tasklet);
 }
 
-void cri_defer_init(void)
+void cri_io_global_init(void)
 {
 	int cpu;
 
@@ -375,12 +428,18 @@ void cri_defer_init(void)
 	}
 }
 
-void cri_defer_exit(void)
+/* Module exit: no device is left, so nothing races with the stash. */
+void cri_io_global_exit(void)
 {
+	struct cri_stash *stash;
 	int cpu;
 
-	for_each_possible_cpu(cpu)
+	for_each_possible_cpu(cpu) {
 		tasklet_kill(&per_cpu_ptr(&cri_defer, cpu)->tasklet);
+		stash = per_cpu_ptr(&cri_stash, cpu);
+		while (stash->nr)
+			__free_page(stash->pages[--stash->nr]);
+	}
 }
 
 static void cri_read_endio(struct bio *bio)

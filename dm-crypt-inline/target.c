@@ -249,10 +249,10 @@ static int __init cri_init(void)
 	err = cri_keyring_init();
 	if (err)
 		return err;
-	cri_defer_init();
+	cri_io_global_init();
 	err = dm_register_target(&cri_target);
 	if (err) {
-		cri_defer_exit();
+		cri_io_global_exit();
 		cri_keyring_exit();
 	}
 	return err;
@@ -261,7 +261,7 @@ static int __init cri_init(void)
 static void __exit cri_exit(void)
 {
 	dm_unregister_target(&cri_target);
-	cri_defer_exit();
+	cri_io_global_exit();
 	cri_keyring_exit();
 }
 

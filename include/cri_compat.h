@@ -8,6 +8,7 @@
 
 #include <linux/version.h>
 #include <crypto/skcipher.h>
+#include <linux/mempool.h>
 
 /* 6.12 moved the unaligned access helpers from asm/ to linux/. */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
@@ -104,5 +105,14 @@ static inline const u8 *cri_trusted_payload(const struct key *key,
 	return NULL;
 }
 #endif
+
+/*
+ * Whether a mempool's reserve is full.  Newer kernels have
+ * mempool_is_saturated() with this very test; 6.1 does not.
+ */
+static inline bool cri_mempool_is_saturated(mempool_t *pool)
+{
+	return READ_ONCE(pool->curr_nr) >= pool->min_nr;
+}
 
 #endif /* CRI_COMPAT_H */

@@ -9,6 +9,10 @@ are medians over rounds.  The limit row models the best an encrypting layer
 could do for a 50/50 read/write mix at queue depth 1: every 4 KiB operation
 costs the plain device's time plus one encryption or decryption, so per
 direction  limit = 1 / (1/plain + 1/crypto)  with 1/crypto = 1/enc + 1/dec.
+
+Ratios between rows are paired: within a round every mode runs back to back,
+so each round gives one ratio and the table shows the median of those.  The
+host's speed drifts between rounds far more than rows differ within one.
 """
 import argparse
 import json
@@ -76,11 +80,17 @@ def load(outdir):
                      "decrypt_mbps": int(m.group(4)) / MB}
     runs = {}
     for name in os.listdir(os.path.join(outdir, "runs")):
-        wl, mode, _rnd, _ = name.split(".")
-        runs.setdefault(wl, {}).setdefault(mode, []).append(
-            read_run(os.path.join(outdir, "runs", name)))
+        wl, mode, rnd, _ = name.split(".")
+        runs.setdefault(wl, {}).setdefault(mode, {})[rnd] = \
+            read_run(os.path.join(outdir, "runs", name))
     for wl, modes in runs.items():
-        res["workloads"][wl] = {mode: median_runs(r) for mode, r in modes.items()}
+        rows = {mode: median_runs(list(r.values())) for mode, r in modes.items()}
+        totals = {mode: {rnd: x["read"]["mbps"] + x["write"]["mbps"] for rnd, x in r.items()}
+                  for mode, r in modes.items()}
+        for mode, row in rows.items():
+            row["paired"] = {ref: paired(totals[mode], totals[ref])
+                             for ref in ("dmcrypt", "dmcrypt-noq") if ref in totals}
+        res["workloads"][wl] = rows
     seq = res["workloads"].get("seq-qd1", {})
     if "plain" in seq:
         c = res["crypto"]
@@ -91,8 +101,18 @@ def load(outdir):
     return res
 
 
+def paired(rounds, ref_rounds):
+    """Median over rounds of this mode's total against the reference's."""
+    r = [rounds[k] / ref_rounds[k] for k in rounds if ref_rounds.get(k)]
+    return statistics.median(r) if r else 0
+
+
 def ratio(a, b):
     return f"{a / b:.2f}x" if b else "-"
+
+
+def fmt_ratio(x):
+    return f"{x:.2f}x" if x else "-"
 
 
 def table(res):
@@ -100,7 +120,9 @@ def table(res):
     c = res["crypto"]
     lines.append(f"Every dm table uses {res['sector_size']}-byte encryption sectors. "
                  f"Crypto alone ({c['driver']}, {c['block']}-byte requests): "
-                 f"encrypt {c['encrypt_mbps']:.0f} MB/s, decrypt {c['decrypt_mbps']:.0f} MB/s.")
+                 f"encrypt {c['encrypt_mbps']:.0f} MB/s, decrypt {c['decrypt_mbps']:.0f} MB/s. "
+                 "The \"vs\" columns are medians of per-round ratios (each round runs "
+                 "every mode back to back).")
     for wl, title in WORKLOADS:
         rows = res["workloads"].get(wl)
         if not rows:
@@ -124,7 +146,8 @@ def table(res):
                 f"| {label} | {rd['mbps']:.1f} | {r['write']['mbps']:.1f} | "
                 f"{r['total_min_mbps']:.0f}-{r['total_max_mbps']:.0f} | "
                 f"{rd['p50_us']:.0f} / {rd['p99_us']:.0f} / {rd['p999_us']:.0f} | "
-                f"{ratio(r['total_mbps'], base)} | {ratio(r['total_mbps'], noq)} | {share} |")
+                f"{fmt_ratio(r['paired'].get('dmcrypt', 0))} | "
+                f"{fmt_ratio(r['paired'].get('dmcrypt-noq', 0))} | {share} |")
         if wl == "seq-qd1" and "limit" in res:
             lim = res["limit"]
             lines.append(f"| limit: 1/(1/plain + 1/crypto) | {lim['read_mbps']:.1f} | "
