@@ -103,6 +103,15 @@ static void cri_page_put(struct cri_dev *cd, struct page *page)
 	struct cri_stash *stash;
 	unsigned long flags;
 
+	/*
+	 * The test mempool_free() makes, with its barrier: paired with the
+	 * smp_wmb() in mempool_alloc(), the fill level read here is from
+	 * after this page's allocation.  A page taken from the reserve
+	 * therefore sees the reserve short and goes back to it, unless the
+	 * reserve was refilled since; a waiter needs an empty reserve, so
+	 * the frees of the reserve's own pages always wake it.
+	 */
+	smp_rmb();
 	if (cri_mempool_is_saturated(&cd->page_pool)) {
 		local_irq_save(flags);
 		stash = this_cpu_ptr(&cri_stash);

@@ -4,11 +4,12 @@
     bench-report.py [--json FILE] [--plot FILE.png] OUTDIR...
 
 Each OUTDIR holds runs/<workload>.<mode>.<round>.json (fio JSON), crypto
-("driver D block B encrypt E decrypt D bytes/s"), kernel and cpu.  Values
-are medians over rounds.  The limit row models the best an encrypting layer
+("round R driver D block B encrypt E decrypt D bytes/s" per round), kernel
+and cpu.  Values are medians over rounds.  The limit row models the best an encrypting layer
 could do for a 50/50 read/write mix at queue depth 1: every 4 KiB operation
 costs the plain device's time plus one encryption or decryption, so per
-direction  limit = 1 / (1/plain + 1/crypto)  with 1/crypto = 1/enc + 1/dec.
+direction  limit = 1 / (1/plain + 1/crypto)  with 1/crypto = 1/enc + 1/dec,
+from each round's plain run and crypto-alone measurement.
 
 Ratios between rows are paired: within a round every mode runs back to back,
 so each round gives one ratio and the table shows the median of those.  The
@@ -73,11 +74,12 @@ def load(outdir):
            "workloads": {}}
     sector = os.path.join(outdir, "sector")
     res["sector_size"] = int(open(sector).read()) if os.path.exists(sector) else 512
-    m = re.search(r"driver (\S+) block (\d+) encrypt (\d+) decrypt (\d+)",
-                  open(os.path.join(outdir, "crypto")).read())
-    res["crypto"] = {"driver": m.group(1), "block": int(m.group(2)),
-                     "encrypt_mbps": int(m.group(3)) / MB,
-                     "decrypt_mbps": int(m.group(4)) / MB}
+    crypto = read_crypto(os.path.join(outdir, "crypto"))
+    c0 = next(iter(crypto.values()))
+    res["crypto"] = {"driver": c0["driver"], "block": c0["block"],
+                     "rounds": len(crypto)}
+    for k in ("encrypt_mbps", "decrypt_mbps"):
+        res["crypto"][k] = statistics.median(c[k] for c in crypto.values())
     runs = {}
     for name in os.listdir(os.path.join(outdir, "runs")):
         wl, mode, rnd, _ = name.split(".")
@@ -87,28 +89,51 @@ def load(outdir):
         rows = {mode: median_runs(list(r.values())) for mode, r in modes.items()}
         totals = {mode: {rnd: x["read"]["mbps"] + x["write"]["mbps"] for rnd, x in r.items()}
                   for mode, r in modes.items()}
+        limit = {}
+        if wl == "seq-qd1" and "plain" in modes:
+            limit = {rnd: limit_of(x, crypto.get(rnd, c0))
+                     for rnd, x in modes["plain"].items()}
+            res["limit"] = {k: statistics.median(v[k] for v in limit.values())
+                            for k in ("read_mbps", "write_mbps")}
+            res["limit"]["total_mbps"] = \
+                res["limit"]["read_mbps"] + res["limit"]["write_mbps"]
+            lim_totals = {rnd: v["read_mbps"] + v["write_mbps"] for rnd, v in limit.items()}
+            res["limit"]["paired"] = {ref: paired(lim_totals, totals[ref])
+                                      for ref in ("dmcrypt", "dmcrypt-noq") if ref in totals}
         for mode, row in rows.items():
             row["paired"] = {ref: paired(totals[mode], totals[ref])
                              for ref in ("dmcrypt", "dmcrypt-noq") if ref in totals}
+            if limit:
+                row["paired"]["limit"] = paired(totals[mode], lim_totals)
         res["workloads"][wl] = rows
-    seq = res["workloads"].get("seq-qd1", {})
-    if "plain" in seq:
-        c = res["crypto"]
-        crypto = 1 / (1 / c["encrypt_mbps"] + 1 / c["decrypt_mbps"])
-        lim = {d: 1 / (1 / seq["plain"][d]["mbps"] + 1 / crypto) for d in ("read", "write")}
-        res["limit"] = {"read_mbps": lim["read"], "write_mbps": lim["write"],
-                        "total_mbps": lim["read"] + lim["write"]}
     return res
+
+
+def read_crypto(path):
+    """Crypto-alone speeds by round ("round R driver D block B encrypt E
+    decrypt D bytes/s" per line); a file of one line without a round (older
+    runs) stands for every round."""
+    out = {}
+    pat = r"(?:round (\d+) )?driver (\S+) block (\d+) encrypt (\d+) decrypt (\d+)"
+    for m in re.finditer(pat, open(path).read()):
+        out[m.group(1) or "*"] = {"driver": m.group(2), "block": int(m.group(3)),
+                                  "encrypt_mbps": int(m.group(4)) / MB,
+                                  "decrypt_mbps": int(m.group(5)) / MB}
+    if not out:
+        sys.exit(f"bench-report: no crypto-alone result in {path}")
+    return out
+
+
+def limit_of(plain, c):
+    """The limit row of one round from that round's plain run and crypto."""
+    crypto = 1 / (1 / c["encrypt_mbps"] + 1 / c["decrypt_mbps"])
+    return {f"{d}_mbps": 1 / (1 / plain[d]["mbps"] + 1 / crypto) for d in ("read", "write")}
 
 
 def paired(rounds, ref_rounds):
     """Median over rounds of this mode's total against the reference's."""
     r = [rounds[k] / ref_rounds[k] for k in rounds if ref_rounds.get(k)]
     return statistics.median(r) if r else 0
-
-
-def ratio(a, b):
-    return f"{a / b:.2f}x" if b else "-"
 
 
 def fmt_ratio(x):
@@ -119,10 +144,11 @@ def table(res):
     lines = [f"### {res['kernel']} ({res['cpu']})", ""]
     c = res["crypto"]
     lines.append(f"Every dm table uses {res['sector_size']}-byte encryption sectors. "
-                 f"Crypto alone ({c['driver']}, {c['block']}-byte requests): "
-                 f"encrypt {c['encrypt_mbps']:.0f} MB/s, decrypt {c['decrypt_mbps']:.0f} MB/s. "
-                 "The \"vs\" columns are medians of per-round ratios (each round runs "
-                 "every mode back to back).")
+                 f"Crypto alone ({c['driver']}, {c['block']}-byte requests, median of "
+                 f"{c['rounds']} measurement(s)): encrypt {c['encrypt_mbps']:.0f} MB/s, "
+                 f"decrypt {c['decrypt_mbps']:.0f} MB/s. "
+                 "The \"vs\" and \"share\" columns are medians of per-round ratios (each "
+                 "round measures the crypto alone, then runs every mode back to back).")
     for wl, title in WORKLOADS:
         rows = res["workloads"].get(wl)
         if not rows:
@@ -132,15 +158,13 @@ def table(res):
                   "| read clat p50 / p99 / p99.9 µs "
                   "| vs dm-crypt default | vs dm-crypt no-queue | share of limit |",
                   "|---|---:|---:|---:|---|---:|---:|---:|"]
-        base = rows.get("dmcrypt", {}).get("total_mbps", 0)
-        noq = rows.get("dmcrypt-noq", {}).get("total_mbps", 0)
         for mode, label in MODES:
             r = rows.get(mode)
             if not r:
                 continue
             share = "-"
-            if wl == "seq-qd1" and "limit" in res and mode != "plain":
-                share = f"{100 * r['total_mbps'] / res['limit']['total_mbps']:.0f}%"
+            if r["paired"].get("limit") and mode != "plain":
+                share = f"{100 * r['paired']['limit']:.0f}%"
             rd = r["read"]
             lines.append(
                 f"| {label} | {rd['mbps']:.1f} | {r['write']['mbps']:.1f} | "
@@ -151,8 +175,9 @@ def table(res):
         if wl == "seq-qd1" and "limit" in res:
             lim = res["limit"]
             lines.append(f"| limit: 1/(1/plain + 1/crypto) | {lim['read_mbps']:.1f} | "
-                         f"{lim['write_mbps']:.1f} | | | {ratio(lim['total_mbps'], base)} | "
-                         f"{ratio(lim['total_mbps'], noq)} | 100% |")
+                         f"{lim['write_mbps']:.1f} | | | "
+                         f"{fmt_ratio(lim['paired'].get('dmcrypt', 0))} | "
+                         f"{fmt_ratio(lim['paired'].get('dmcrypt-noq', 0))} | 100% |")
     return "\n".join(lines)
 
 

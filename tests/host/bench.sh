@@ -1,0 +1,50 @@
+#!/bin/bash
+# `make bench` end to end, shortened (one round of one second per run) on
+# the newest stock kernel tested: every mode of every workload runs in the
+# guest and reaches the table, the JSON and the plot; the limit row is
+# priced from the round's own crypto-alone measurement.  No speed is
+# asserted: that is the benchmark's job, not a test's.
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TOP/tests/lib.sh"
+
+kver=
+for v in ${KERNELS:?}; do
+	case $v in *-rt-*) ;; *) kver=$v ;; esac
+done
+[ -n "$kver" ] || die "no stock kernel in KERNELS"
+
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+if "$TOP/scripts/bench" -r 1 -t 1 -o "$out" "$kver" >"$out/table.md" 2>"$out/stderr"; then
+	pass "scripts/bench -r 1 -t 1 on $kver"
+else
+	fail "scripts/bench -r 1 -t 1 on $kver" "$(tail -n 5 "$out/stderr" | tr '\n' ' ')"
+fi
+check "progress reached the end" grep -q "^bench \[$kver\]: done" "$out/stderr"
+check "progress named the crypto-alone step" \
+	grep -q "^bench \[$kver\]: 0/21 round 1 crypto alone" "$out/stderr"
+check "table heading names the kernel" grep -q "^### $kver " "$out/table.md"
+check_eq "one row per mode per workload, one limit row" \
+	"$(grep -c -E '^\| (plain RAM disk|dm-crypt|crypt-inline|limit)' "$out/table.md")" "22"
+check_eq "the plot is a PNG" "$(head -c 4 "$out/bench.png" 2>/dev/null | tail -c 3)" "PNG"
+
+# The JSON: every mode moved data, the limit paired with this round.
+check "bench.json: every row moved data, the limit is paired" python3 - "$out/bench.json" <<'EOF'
+import json, sys
+res = json.load(open(sys.argv[1]))
+assert len(res) == 1, res
+r = res[0]
+assert r["crypto"]["rounds"] == 1 and r["crypto"]["encrypt_mbps"] > 0, r["crypto"]
+modes = {"plain", "dmcrypt", "dmcrypt-noq", "dmcrypt-noq-proxy",
+         "cri-queued", "cri-inline", "cri-inline-proxy"}
+for wl in ("seq-qd1", "rand-qd1", "rand-qd32"):
+    rows = r["workloads"][wl]
+    assert set(rows) == modes, (wl, sorted(rows))
+    for mode, row in rows.items():
+        assert row["read"]["mbps"] > 0 and row["write"]["mbps"] > 0, (wl, mode)
+        assert row["paired"]["dmcrypt"] > 0, (wl, mode)
+lim = r["limit"]
+assert 0 < lim["total_mbps"] < r["workloads"]["seq-qd1"]["plain"]["total_mbps"], lim
+assert r["workloads"]["seq-qd1"]["cri-inline-proxy"]["paired"]["limit"] > 0
+EOF
+summary
