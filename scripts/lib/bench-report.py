@@ -91,7 +91,7 @@ def load(outdir):
                   for mode, r in modes.items()}
         limit = {}
         if wl == "seq-qd1" and "plain" in modes:
-            limit = {rnd: limit_of(x, crypto.get(rnd, c0))
+            limit = {rnd: limit_of(x, crypto_of(crypto, rnd, outdir))
                      for rnd, x in modes["plain"].items()}
             res["limit"] = {k: statistics.median(v[k] for v in limit.values())
                             for k in ("read_mbps", "write_mbps")}
@@ -122,6 +122,15 @@ def read_crypto(path):
     if not out:
         sys.exit(f"bench-report: no crypto-alone result in {path}")
     return out
+
+
+def crypto_of(crypto, rnd, outdir):
+    """The crypto-alone result of one round; an older run's single result
+    stands for every round, a missing round is an error, not a guess."""
+    c = crypto.get(rnd) or crypto.get("*")
+    if not c:
+        sys.exit(f"bench-report: {outdir}: no crypto-alone result for round {rnd}")
+    return c
 
 
 def limit_of(plain, c):

@@ -1,5 +1,5 @@
 #!/bin/bash
-# `make bench` end to end, shortened (one round of one second per run) on
+# `make bench` end to end, shortened (two rounds of one second per run) on
 # the newest stock kernel tested: every mode of every workload runs in the
 # guest and reaches the table, the JSON and the plot; the limit row is
 # priced from the round's own crypto-alone measurement.  No speed is
@@ -15,14 +15,50 @@ done
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-if "$TOP/scripts/bench" -r 1 -t 1 -o "$out" "$kver" >"$out/table.md" 2>"$out/stderr"; then
-	pass "scripts/bench -r 1 -t 1 on $kver"
+
+# The report alone, on two made-up rounds whose crypto speeds differ 4x:
+# each round's limit must come from that round's crypto line (share 90% in
+# both), and a round without one must stop the report.
+fake=$out/fake
+mkdir -p "$fake/runs"
+echo 6.12.0-fake >"$fake/kernel"
+echo "fake cpu" >"$fake/cpu"
+echo 4096 >"$fake/sector"
+fio_json() {	# READ_MBPS WRITE_MBPS
+	local d sep=
+	printf '{"jobs": [{'
+	for d in read write; do
+		printf '%s"%s": {"bw_bytes": %s, "clat_ns": {"percentile": {"50.000000": 1000, "99.000000": 2000, "99.900000": 3000}}}' \
+			"$sep" "$d" "$(($1 * 1000000))"
+		sep=", "
+		shift
+	done
+	echo '}]}'
+}
+fio_json 100 100 >"$fake/runs/seq-qd1.plain.1.json"
+fio_json 200 200 >"$fake/runs/seq-qd1.plain.2.json"
+fio_json 30 30 >"$fake/runs/seq-qd1.cri-inline-proxy.1.json"
+fio_json 90 90 >"$fake/runs/seq-qd1.cri-inline-proxy.2.json"
+printf 'round %s driver d block 4096 encrypt %s decrypt %s bytes/s\n' \
+	1 100000000 100000000 2 400000000 400000000 >"$fake/crypto"
+check "report on made-up rounds" python3 "$TOP/scripts/lib/bench-report.py" \
+	--json "$fake/b.json" "$fake"
+check_eq "share of the limit paired by round" "$(python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))[0]
+print(round(r["workloads"]["seq-qd1"]["cri-inline-proxy"]["paired"]["limit"], 3))
+' "$fake/b.json" 2>&1)" "0.9"
+sed -i '/^round 2 /d' "$fake/crypto"
+check_fails "report refuses a round without its crypto line" \
+	python3 "$TOP/scripts/lib/bench-report.py" "$fake"
+if "$TOP/scripts/bench" -r 2 -t 1 -o "$out" "$kver" >"$out/table.md" 2>"$out/stderr"; then
+	pass "scripts/bench -r 2 -t 1 on $kver"
 else
-	fail "scripts/bench -r 1 -t 1 on $kver" "$(tail -n 5 "$out/stderr" | tr '\n' ' ')"
+	fail "scripts/bench -r 2 -t 1 on $kver" "$(tail -n 5 "$out/stderr" | tr '\n' ' ')"
 fi
 check "progress reached the end" grep -q "^bench \[$kver\]: done" "$out/stderr"
 check "progress named the crypto-alone step" \
-	grep -q "^bench \[$kver\]: 0/21 round 1 crypto alone" "$out/stderr"
+	grep -q "^bench \[$kver\]: 21/42 round 2 crypto alone" "$out/stderr"
 check "table heading names the kernel" grep -q "^### $kver " "$out/table.md"
 check_eq "one row per mode per workload, one limit row" \
 	"$(grep -c -E '^\| (plain RAM disk|dm-crypt|crypt-inline|limit)' "$out/table.md")" "22"
@@ -34,7 +70,7 @@ import json, sys
 res = json.load(open(sys.argv[1]))
 assert len(res) == 1, res
 r = res[0]
-assert r["crypto"]["rounds"] == 1 and r["crypto"]["encrypt_mbps"] > 0, r["crypto"]
+assert r["crypto"]["rounds"] == 2 and r["crypto"]["encrypt_mbps"] > 0, r["crypto"]
 modes = {"plain", "dmcrypt", "dmcrypt-noq", "dmcrypt-noq-proxy",
          "cri-queued", "cri-inline", "cri-inline-proxy"}
 for wl in ("seq-qd1", "rand-qd1", "rand-qd32"):
