@@ -5,10 +5,11 @@
 
 Each OUTDIR holds runs/<workload>.<mode>.<round>.json (fio JSON), crypto
 ("round R driver D block B encrypt E decrypt D bytes/s" per round), kernel
-and cpu.  Values are medians over rounds.  The limit row models the best an encrypting layer
-could do for a 50/50 read/write mix at queue depth 1: every 4 KiB operation
-costs the plain device's time plus one encryption or decryption, so per
-direction  limit = 1 / (1/plain + 1/crypto)  with 1/crypto = 1/enc + 1/dec,
+and cpu.  Values are medians over rounds.  The limit row models the best an
+encrypting layer could do for a 50/50 read/write mix at queue depth 1: every
+4 KiB operation costs the plain device's time plus one encryption or
+decryption, so per direction
+    limit = 1 / (1/plain + 1/crypto)  with 1/crypto = 1/enc + 1/dec,
 from each round's plain run and crypto-alone measurement.
 
 Ratios between rows are paired: within a round every mode runs back to back,
@@ -98,11 +99,9 @@ def load(outdir):
             res["limit"]["total_mbps"] = \
                 res["limit"]["read_mbps"] + res["limit"]["write_mbps"]
             lim_totals = {rnd: v["read_mbps"] + v["write_mbps"] for rnd, v in limit.items()}
-            res["limit"]["paired"] = {ref: paired(lim_totals, totals[ref])
-                                      for ref in ("dmcrypt", "dmcrypt-noq") if ref in totals}
+            res["limit"]["paired"] = vs_refs(lim_totals, totals)
         for mode, row in rows.items():
-            row["paired"] = {ref: paired(totals[mode], totals[ref])
-                             for ref in ("dmcrypt", "dmcrypt-noq") if ref in totals}
+            row["paired"] = vs_refs(totals[mode], totals)
             if limit:
                 row["paired"]["limit"] = paired(totals[mode], lim_totals)
         res["workloads"][wl] = rows
@@ -143,6 +142,12 @@ def paired(rounds, ref_rounds):
     """Median over rounds of this mode's total against the reference's."""
     r = [rounds[k] / ref_rounds[k] for k in rounds if ref_rounds.get(k)]
     return statistics.median(r) if r else 0
+
+
+def vs_refs(rounds, totals):
+    """Paired ratios of one row's per-round totals against each reference row."""
+    return {ref: paired(rounds, totals[ref]) for ref in ("dmcrypt", "dmcrypt-noq")
+            if ref in totals}
 
 
 def fmt_ratio(x):
