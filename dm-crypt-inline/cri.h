@@ -23,7 +23,11 @@
 #include <linux/workqueue.h>
 #include <crypto/skcipher.h>
 
-#define CRI_MAX_KEY_SIZE	128	/* bytes: dm-crypt allows no more either */
+/*
+ * Bytes.  Our own bound, not dm-crypt's (it has none): enough for every
+ * single-key cipher it takes, including 512-bit XTS.
+ */
+#define CRI_MAX_KEY_SIZE	128
 #define CRI_MAX_IV_SIZE		32
 
 enum cri_iv_mode {
@@ -54,6 +58,7 @@ enum {
 	CRI_NO_WRITE_WORKQUEUE,
 	CRI_FORCE_INLINE,
 	CRI_IV_LARGE_SECTORS,
+	CRI_HIGH_PRIORITY,
 };
 
 /* Everything a table line says, parsed and checked, nothing allocated. */
@@ -70,6 +75,7 @@ struct cri_config {
 	char *dev_path;
 	u64 start;		/* 512-byte sectors */
 	unsigned int sector_size;
+	unsigned int integrity_key_size;	/* 0: not given */
 	unsigned long flags;
 };
 
@@ -88,6 +94,15 @@ struct cri_dev {
 	unsigned int sector_shift;	/* log2(sector_size / 512) */
 	unsigned int benbi_shift;
 	unsigned int per_bio_size;
+	/*
+	 * Serializes messages, the table line and the suspend/resume hooks:
+	 * dm core holds only the table's SRCU around .message and .status,
+	 * so two of them, or one and a hook, may run at once.  Protects
+	 * suspended, the key fields of cfg, key_valid and owned_key; the
+	 * flags word is written under it and read without it (READ_ONCE).
+	 */
+	struct mutex lock;
+	bool suspended;			/* key messages allowed */
 	bool key_valid;
 	struct key *owned_key;		/* our keyring's copy of a hex key */
 
@@ -109,6 +124,9 @@ int cri_check_alignment(const struct cri_config *cfg, sector_t len,
 void cri_config_free(struct cri_config *cfg);
 unsigned int cri_emit_table(const struct cri_config *cfg, const char *dev_name,
 			    char *result, unsigned int maxlen);
+unsigned int cri_emit_ima(const struct cri_config *cfg,
+			  const struct target_type *tt, char *result,
+			  unsigned int maxlen);
 int cri_inline_flags(const char *mode, unsigned long *flags);
 void cri_sum_stats(const struct cri_stats __percpu *stats,
 		   struct cri_stats *sum);
@@ -120,8 +138,10 @@ int cri_parse_key(struct cri_config *cfg, char *arg, char **error);
 const char *cri_key_type_name(enum cri_key_type type);
 int cri_load_key(struct cri_dev *cd, char **error);
 void cri_put_key(struct cri_dev *cd);
-void cri_wipe_key(struct cri_dev *cd);
+int cri_wipe_key(struct cri_dev *cd, char **error);
 int cri_set_key(struct cri_dev *cd, char *arg, char **error);
+int cri_key_message(struct cri_dev *cd, unsigned int argc, char **argv,
+		    char **error);
 int cri_keyring_init(void);
 void cri_keyring_exit(void);
 
@@ -133,7 +153,7 @@ void cri_iv_gen(const struct cri_dev *cd, u8 *iv, u64 sector);
 int cri_io_init(struct cri_dev *cd, struct dm_target *ti, char **error);
 void cri_io_exit(struct cri_dev *cd);
 int cri_map(struct dm_target *ti, struct bio *bio);
-void cri_io_global_init(void);
+int cri_io_global_init(void);
 void cri_io_global_exit(void);
 
 #endif /* DM_CRYPT_INLINE_CRI_H */

@@ -368,20 +368,31 @@ void cri_keyring_exit(void)
 /*
  * "key wipe": forget the key, as cryptsetup luksSuspend asks.  The tfm gets
  * a random key of the same size so no schedule of the old one survives, and
- * our keyring copy goes when no other table uses it.
+ * our keyring copy goes when no other table uses it.  As dm-crypt, a
+ * failure to overwrite the tfm's key is the message's answer; the device is
+ * without a valid key either way.
  */
-void cri_wipe_key(struct cri_dev *cd)
+int cri_wipe_key(struct cri_dev *cd, char **error)
 {
 	u8 *junk = cd->cfg.key;
+	int err;
 
 	cd->key_valid = false;
 	get_random_bytes(junk, cd->cfg.key_size);
-	crypto_skcipher_setkey(cd->tfm, junk, cd->cfg.key_size);
+	err = crypto_skcipher_setkey(cd->tfm, junk, cd->cfg.key_size);
 	memzero_explicit(cd->cfg.key, sizeof(cd->cfg.key));
 	cri_put_key(cd);
+	if (err)
+		*error = "Cannot overwrite the key in the cipher";
+	return err;
 }
 
-/* "key set <key>": a key of the table's size, hex or keyring reference. */
+/*
+ * "key set <key>": a key of the table's size, hex or keyring reference.
+ * A malformed key or one of the wrong size changes nothing (as dm-crypt);
+ * past that the key is invalid until it is fully loaded, so that whatever
+ * fails on the way, the device cannot resume on a half-replaced key.
+ */
 int cri_set_key(struct cri_dev *cd, char *arg, char **error)
 {
 	struct cri_config *cfg = &cd->cfg;
@@ -398,6 +409,7 @@ int cri_set_key(struct cri_dev *cd, char *arg, char **error)
 		kfree(new.key_desc);
 		return err;
 	}
+	cd->key_valid = false;
 	cri_put_key(cd);
 	kfree(cfg->key_desc);
 	cfg->key_desc = new.key_desc;
@@ -405,4 +417,32 @@ int cri_set_key(struct cri_dev *cd, char *arg, char **error)
 	memcpy(cfg->key, new.key, sizeof(cfg->key));
 	memzero_explicit(new.key, sizeof(new.key));
 	return cri_load_key(cd, error);
+}
+
+/*
+ * The "key" messages, "key wipe" and "key set <key>", as cryptsetup
+ * luksSuspend and luksResume send them; cd->lock held.  Accepted only
+ * between postsuspend and preresume (cd->suspended), as dm-crypt accepts
+ * them only while its own suspended flag is set: dm core's flag is not
+ * enough, since dm_resume() lets bios through and thaws the filesystem
+ * before it clears it.  A key argument is wiped from dm core's copy of the
+ * message whatever the answer.
+ */
+int cri_key_message(struct cri_dev *cd, unsigned int argc, char **argv,
+		    char **error)
+{
+	char *arg = argc == 3 ? argv[2] : NULL;
+	int err = -EINVAL;
+
+	if (!cd->suspended)
+		*error = "not suspended during key manipulation";
+	else if (argc == 2 && !strcasecmp(argv[1], "wipe"))
+		err = cri_wipe_key(cd, error);
+	else if (arg && !strcasecmp(argv[1], "set"))
+		err = cri_set_key(cd, arg, error);
+	else
+		*error = "expected \"key wipe\" or \"key set <key>\"";
+	if (arg)
+		memset(arg, '0', strlen(arg));
+	return err;
 }

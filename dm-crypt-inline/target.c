@@ -27,14 +27,20 @@ static void cri_dtr(struct dm_target *ti)
 		dm_put_device(ti, cd->dev);
 	free_percpu(cd->stats);
 	cri_config_free(&cd->cfg);
+	mutex_destroy(&cd->lock);
 	kfree_sensitive(cd);
 	ti->private = NULL;
 }
 
 static int cri_alloc_tfm(struct cri_dev *cd, char **error)
 {
-	/* Synchronous or not, both work; dm-crypt asks the same of the API. */
-	cd->tfm = crypto_alloc_skcipher(cd->cfg.crypto_name, 0, 0);
+	/*
+	 * Synchronous or not, both work.  As dm-crypt, no implementation that
+	 * allocates memory per request: under memory pressure it would turn
+	 * writeback into IO errors.
+	 */
+	cd->tfm = crypto_alloc_skcipher(cd->cfg.crypto_name, 0,
+					CRYPTO_ALG_ALLOCATES_MEMORY);
 	if (IS_ERR(cd->tfm)) {
 		int err = PTR_ERR(cd->tfm);
 
@@ -56,6 +62,7 @@ static int cri_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 		return -ENOMEM;
 	}
 	ti->private = cd;
+	mutex_init(&cd->lock);
 
 	err = cri_parse_table(&cd->cfg, argc, argv, &ti->error);
 	if (err)
@@ -122,9 +129,15 @@ static void cri_status(struct dm_target *ti, status_type_t type,
 		cri_emit_status(&sum, result, maxlen);
 		break;
 	case STATUSTYPE_TABLE:
+		/* A "key set" may be replacing the key description. */
+		mutex_lock(&cd->lock);
 		cri_emit_table(&cd->cfg, cd->dev->name, result, maxlen);
+		mutex_unlock(&cd->lock);
 		break;
-	default:
+	case STATUSTYPE_IMA:
+		mutex_lock(&cd->lock);
+		cri_emit_ima(&cd->cfg, ti->type, result, maxlen);
+		mutex_unlock(&cd->lock);
 		break;
 	}
 }
@@ -132,75 +145,77 @@ static void cri_status(struct dm_target *ti, status_type_t type,
 /*
  * "inline on|off|read|write": switch paths at runtime, with no reload.
  * Bios already mapped keep the path they started on; the table line shows
- * the new mode, so a later reload keeps it.
+ * the new mode, so a later reload keeps it.  cd->lock held.
  */
-static int cri_message_inline(struct cri_dev *cd, const char *mode)
+static int cri_message_inline(struct cri_dev *cd, const char *mode,
+			      char **error)
 {
-	static DEFINE_MUTEX(lock);
-	unsigned long flags;
+	unsigned long flags = cd->cfg.flags;
 	int err;
 
-	mutex_lock(&lock);
-	flags = cd->cfg.flags;
 	err = cri_inline_flags(mode, &flags);
-	if (!err)
-		WRITE_ONCE(cd->cfg.flags, flags);
-	mutex_unlock(&lock);
 	if (err)
-		DMWARN("inline: mode must be on, off, read or write");
+		*error = "inline: mode must be on, off, read or write";
+	else
+		WRITE_ONCE(cd->cfg.flags, flags);
 	return err;
-}
-
-/*
- * "key wipe" and "key set <key>", only while suspended: what cryptsetup
- * luksSuspend and luksResume send, as to dm-crypt.
- */
-static int cri_message_key(struct dm_target *ti, unsigned int argc,
-			   char **argv)
-{
-	struct cri_dev *cd = ti->private;
-	char *error = NULL;
-	int err;
-
-	if (!dm_suspended(ti)) {
-		DMWARN("not suspended during key manipulation");
-		return -EINVAL;
-	}
-	if (argc == 2 && !strcasecmp(argv[1], "wipe")) {
-		cri_wipe_key(cd);
-		return 0;
-	}
-	if (argc == 3 && !strcasecmp(argv[1], "set")) {
-		err = cri_set_key(cd, argv[2], &error);
-		if (err)
-			DMWARN("key set refused: %s", error ?: "out of memory");
-		return err;
-	}
-	DMWARN("key: expected \"key wipe\" or \"key set <key>\"");
-	return -EINVAL;
 }
 
 static int cri_message(struct dm_target *ti, unsigned int argc, char **argv,
 		       char *result, unsigned int maxlen)
 {
+	struct cri_dev *cd = ti->private;
+	char *error = NULL;
+	int err = -EINVAL;
+
+	mutex_lock(&cd->lock);
 	if (argc == 2 && !strcasecmp(argv[0], "inline"))
-		return cri_message_inline(ti->private, argv[1]);
-	if (argc >= 2 && !strcasecmp(argv[0], "key"))
-		return cri_message_key(ti, argc, argv);
-	DMWARN("unrecognised message: expected inline or key");
-	return -EINVAL;
+		err = cri_message_inline(cd, argv[1], &error);
+	else if (argc >= 2 && !strcasecmp(argv[0], "key"))
+		err = cri_key_message(cd, argc, argv, &error);
+	else
+		error = "unrecognised message: expected inline or key";
+	mutex_unlock(&cd->lock);
+	if (err)
+		DMWARN("%s: %s", dm_table_device_name(ti->table),
+		       error ?: "out of memory");
+	return err;
 }
 
-/* As dm-crypt: a device whose key was wiped does not resume. */
-static int cri_preresume(struct dm_target *ti)
+/*
+ * Key messages are accepted from here until the next resume starts.  dm
+ * core calls postsuspend once no bio of ours is left in flight.
+ */
+static void cri_postsuspend(struct dm_target *ti)
 {
 	struct cri_dev *cd = ti->private;
 
-	if (!cd->key_valid) {
+	mutex_lock(&cd->lock);
+	cd->suspended = true;
+	mutex_unlock(&cd->lock);
+}
+
+/*
+ * As dm-crypt, a device whose key was wiped does not resume.  Key messages
+ * are refused from here on, not only from .resume: one accepted between
+ * the two would let the device resume without a key.  (Should another
+ * target of the table then refuse to resume, the device stays suspended
+ * with key messages refused until the next try: the safe side.)
+ */
+static int cri_preresume(struct dm_target *ti)
+{
+	struct cri_dev *cd = ti->private;
+	int err = 0;
+
+	mutex_lock(&cd->lock);
+	if (cd->key_valid)
+		cd->suspended = false;
+	else
+		err = -EAGAIN;
+	mutex_unlock(&cd->lock);
+	if (err)
 		DMERR("aborting resume - crypt key is not set");
-		return -EAGAIN;
-	}
-	return 0;
+	return err;
 }
 
 static int cri_iterate_devices(struct dm_target *ti,
@@ -237,6 +252,7 @@ static struct target_type cri_target = {
 	.map		= cri_map,
 	.status		= cri_status,
 	.message	= cri_message,
+	.postsuspend	= cri_postsuspend,
 	.preresume	= cri_preresume,
 	.iterate_devices = cri_iterate_devices,
 	.io_hints	= cri_io_hints,
@@ -249,12 +265,18 @@ static int __init cri_init(void)
 	err = cri_keyring_init();
 	if (err)
 		return err;
-	cri_io_global_init();
+	err = cri_io_global_init();
+	if (err)
+		goto err_keyring;
 	err = dm_register_target(&cri_target);
-	if (err) {
-		cri_io_global_exit();
-		cri_keyring_exit();
-	}
+	if (err)
+		goto err_io;
+	return 0;
+
+err_io:
+	cri_io_global_exit();
+err_keyring:
+	cri_keyring_exit();
 	return err;
 }
 
