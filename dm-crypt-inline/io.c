@@ -20,24 +20,46 @@
  *
  * All per-bio state, including the skcipher request, lives in dm's per-bio
  * data.  Sectors are processed one at a time; an asynchronous tfm returns
- * -EINPROGRESS/-EBUSY and its completion callback resumes the loop, so sync
- * and async tfms share one path and nothing blocks waiting for crypto.
+ * -EINPROGRESS/-EBUSY and its completion callback hands the rest of the bio
+ * to the workqueue (the callback may run in any context, and calling the
+ * tfm again from it would keep every later sector on the async path), so
+ * sync and async tfms share one path and nothing blocks waiting for crypto.
+ *
+ * Reads and writes are split at max_read_size/max_write_size, as in-tree
+ * dm-crypt splits them since 6.11 (on 6.1 too, where it splits only writes
+ * and at 1 MiB): a bio is decrypted in one piece, so its size bounds the
+ * time spent in softirq.
  */
 
 #include <linux/bio.h>
 #include <linux/blkdev.h>
+#include <linux/cpuhotplug.h>
+#include <linux/debugfs.h>
 #include <linux/interrupt.h>
 #include <linux/kthread.h>
 #include <linux/llist.h>
+#include <linux/moduleparam.h>
 #include <linux/rbtree.h>
 #include <linux/scatterlist.h>
+#include <linux/seq_file.h>
 
 #include "cri.h"
 #include "cri_compat.h"
 
-#define CRI_MAX_CLONE_SECTORS	((BIO_MAX_VECS << PAGE_SHIFT) >> SECTOR_SHIFT)
 #define CRI_MIN_IOS		64
 #define CRI_STASH_PAGES		16
+#define CRI_DEFAULT_MAX_IO	(128 * 1024)
+
+/*
+ * dm-crypt's parameters of the same names (6.11+), with its meaning: 0 is
+ * the default of 128 KiB, and a value can lower the bound, not raise it.
+ */
+static unsigned int max_read_size;
+module_param(max_read_size, uint, 0644);
+MODULE_PARM_DESC(max_read_size, "Maximum size of a read request");
+static unsigned int max_write_size;
+module_param(max_write_size, uint, 0644);
+MODULE_PARM_DESC(max_write_size, "Maximum size of a write request");
 
 struct cri_io {
 	struct cri_dev *cd;
@@ -51,7 +73,6 @@ struct cri_io {
 	blk_status_t status;
 	bool write;
 	bool queued;			/* crypto runs on the workqueue */
-	bool async;			/* a tfm callback finished the crypto */
 	union {
 		struct work_struct work;
 		struct llist_node defer_node;	/* waiting for the tasklet */
@@ -63,7 +84,7 @@ struct cri_io {
 	struct skcipher_request req;	/* followed by the tfm's request context */
 };
 
-static void cri_crypt_resume(struct cri_io *io);
+static void cri_crypt_resume(struct cri_io *io, bool may_sleep);
 
 /*
  * Ciphertext pages are reused through a small per-CPU stash, shared by all
@@ -244,31 +265,38 @@ static void cri_crypt_done(struct cri_io *io)
 		return;
 	}
 	io->clone->bi_iter.bi_sector = io->base->bi_iter.bi_sector;
-	/*
-	 * Submitting may sleep (waiting for a request tag), which a crypto
-	 * callback's context must not: such writes go to the thread too.
-	 */
-	if (io->async ||
-	    (io->queued && !test_bit(CRI_SUBMIT_FROM_CRYPT_CPUS, &io->cd->cfg.flags)))
+	/* Never in a crypto callback: those hand over to the workqueue. */
+	if (io->queued && !test_bit(CRI_SUBMIT_FROM_CRYPT_CPUS, &io->cd->cfg.flags))
 		cri_queue_write(io);
 	else
 		dm_submit_bio_remap(io->base, io->clone);
 }
 
+static void cri_crypt_continue(struct work_struct *work)
+{
+	cri_crypt_resume(container_of(work, struct cri_io, work), true);
+}
+
+/*
+ * An asynchronous tfm finished a sector, in whatever context its driver
+ * completes (cryptd: a worker with BHs off; hardware: possibly hard IRQ).
+ * The rest of the bio continues on the workqueue, never here.
+ */
 static void cri_crypt_callback(CRI_CRYPTO_CB_ARG arg, int err)
 {
 	struct cri_io *io = cri_crypto_cb_data(arg);
+	unsigned int len = io->cd->cfg.sector_size;
 
 	/* A backlogged request has only moved to the queue. */
 	if (err == -EINPROGRESS)
 		return;
 	if (err)
 		io->status = BLK_STS_IOERR;
-	io->async = true;
-	bio_advance_iter(io->base, &io->iter_in, io->cd->cfg.sector_size);
-	bio_advance_iter(io->out, &io->iter_out, io->cd->cfg.sector_size);
-	io->iv_sector += io->cd->cfg.sector_size >> SECTOR_SHIFT;
-	cri_crypt_resume(io);
+	bio_advance_iter(io->base, &io->iter_in, len);
+	bio_advance_iter(io->out, &io->iter_out, len);
+	io->iv_sector += len >> SECTOR_SHIFT;
+	INIT_WORK(&io->work, cri_crypt_continue);
+	queue_work(io->cd->crypt_wq, &io->work);
 }
 
 /* Start one sector; returns the crypto API's answer. */
@@ -300,10 +328,12 @@ static int cri_crypt_sector(struct cri_io *io, u32 flags)
 
 /*
  * Run sectors until the bio is done or an asynchronous tfm takes one; its
- * callback comes back here.  Never sleeps: the callers include completion
- * and softirq context.
+ * callback comes back here through the workqueue.  Sleeps only where the
+ * caller says it may (the workqueue): the others include completion and
+ * softirq context, and map() on the inline write path, where dm-crypt does
+ * not yield either.
  */
-static void cri_crypt_resume(struct cri_io *io)
+static void cri_crypt_resume(struct cri_io *io, bool may_sleep)
 {
 	unsigned int len = io->cd->cfg.sector_size;
 	int err;
@@ -319,6 +349,8 @@ static void cri_crypt_resume(struct cri_io *io)
 		bio_advance_iter(io->base, &io->iter_in, len);
 		bio_advance_iter(io->out, &io->iter_out, len);
 		io->iv_sector += len >> SECTOR_SHIFT;
+		if (may_sleep)
+			cond_resched();
 	}
 	cri_crypt_done(io);
 }
@@ -373,11 +405,11 @@ static struct bio *cri_alloc_write_clone(struct cri_io *io)
 }
 
 /* Reads decrypt the caller's pages in place; writes fill the clone's. */
-static void cri_start_crypt(struct cri_io *io)
+static void cri_start_crypt(struct cri_io *io, bool may_sleep)
 {
 	io->out = io->write ? io->clone : io->base;
 	io->iter_out = io->write ? io->clone->bi_iter : io->iter_in;
-	cri_crypt_resume(io);
+	cri_crypt_resume(io, may_sleep);
 }
 
 static void cri_write_work(struct work_struct *work)
@@ -385,12 +417,12 @@ static void cri_write_work(struct work_struct *work)
 	struct cri_io *io = container_of(work, struct cri_io, work);
 
 	io->clone = cri_alloc_write_clone(io);
-	cri_start_crypt(io);
+	cri_start_crypt(io, true);
 }
 
 static void cri_read_work(struct work_struct *work)
 {
-	cri_start_crypt(container_of(work, struct cri_io, work));
+	cri_start_crypt(container_of(work, struct cri_io, work), true);
 }
 
 /*
@@ -414,7 +446,7 @@ static void cri_defer_tasklet(struct tasklet_struct *t)
 
 	list = llist_reverse_order(list);
 	llist_for_each_entry_safe(io, next, list, defer_node)
-		cri_start_crypt(io);
+		cri_start_crypt(io, false);
 }
 
 static void cri_defer_read(struct cri_io *io)
@@ -425,7 +457,42 @@ static void cri_defer_read(struct cri_io *io)
 	tasklet_schedule(&defer->tasklet);
 }
 
-void cri_io_global_init(void)
+static void cri_stash_drain(unsigned int cpu)
+{
+	struct cri_stash *stash = per_cpu_ptr(&cri_stash, cpu);
+
+	while (stash->nr)
+		__free_page(stash->pages[--stash->nr]);
+}
+
+/*
+ * A CPU went offline: nothing runs on it any more, so its stash is emptied
+ * from here instead of holding pages until module exit.  Its tasklet, if
+ * pending, was moved to a live CPU by the softirq core and still finds its
+ * list through container_of().
+ */
+static int cri_cpu_dead(unsigned int cpu)
+{
+	cri_stash_drain(cpu);
+	return 0;
+}
+
+/* debugfs "stash": pages held per CPU, "cpuN count" per line. */
+static int cri_stash_show(struct seq_file *m, void *unused)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		seq_printf(m, "cpu%d %u\n", cpu,
+			   READ_ONCE(per_cpu_ptr(&cri_stash, cpu)->nr));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(cri_stash);
+
+static int cri_cpuhp_state;
+static struct dentry *cri_debugfs;
+
+int cri_io_global_init(void)
 {
 	int cpu;
 
@@ -435,19 +502,26 @@ void cri_io_global_init(void)
 		init_llist_head(&defer->list);
 		tasklet_setup(&defer->tasklet, cri_defer_tasklet);
 	}
+	cri_cpuhp_state = cpuhp_setup_state_nocalls(CPUHP_BP_PREPARE_DYN,
+						    KBUILD_MODNAME ":dead",
+						    NULL, cri_cpu_dead);
+	if (cri_cpuhp_state < 0)
+		return cri_cpuhp_state;
+	cri_debugfs = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	debugfs_create_file("stash", 0400, cri_debugfs, NULL, &cri_stash_fops);
+	return 0;
 }
 
 /* Module exit: no device is left, so nothing races with the stash. */
 void cri_io_global_exit(void)
 {
-	struct cri_stash *stash;
 	int cpu;
 
+	debugfs_remove(cri_debugfs);
+	cpuhp_remove_state_nocalls(cri_cpuhp_state);
 	for_each_possible_cpu(cpu) {
 		tasklet_kill(&per_cpu_ptr(&cri_defer, cpu)->tasklet);
-		stash = per_cpu_ptr(&cri_stash, cpu);
-		while (stash->nr)
-			__free_page(stash->pages[--stash->nr]);
+		cri_stash_drain(cpu);
 	}
 }
 
@@ -472,7 +546,7 @@ static void cri_read_endio(struct bio *bio)
 		cri_defer_read(io);
 		return;
 	}
-	cri_start_crypt(io);
+	cri_start_crypt(io, false);
 }
 
 /*
@@ -491,10 +565,29 @@ static void cri_submit_read(struct cri_io *io)
 	dm_submit_bio_remap(bio, NULL);
 }
 
+/*
+ * The largest bio mapped in one piece, as dm-crypt computes it: the
+ * parameter for its direction, a write within one clone of BIO_MAX_VECS
+ * pages, rounded down to whole logical blocks and encryption sectors.
+ */
+static unsigned int cri_max_sectors(const struct cri_dev *cd, bool write)
+{
+	unsigned int max, align;
+
+	max = write ? READ_ONCE(max_write_size) : READ_ONCE(max_read_size);
+	max = min_not_zero(max, CRI_DEFAULT_MAX_IO);
+	if (write)
+		max = min_t(unsigned int, max, BIO_MAX_VECS << PAGE_SHIFT);
+	align = max(bdev_logical_block_size(cd->dev->bdev), cd->cfg.sector_size);
+	max = round_down(max, align);
+	return max_t(unsigned int, max, align) >> SECTOR_SHIFT;
+}
+
 int cri_map(struct dm_target *ti, struct bio *bio)
 {
 	struct cri_dev *cd = ti->private;
 	unsigned int sector_mask = (cd->cfg.sector_size >> SECTOR_SHIFT) - 1;
+	unsigned int max_sectors;
 	struct cri_io *io;
 
 	/* Flushes and discards carry no data to transform: pass them on. */
@@ -507,10 +600,9 @@ int cri_map(struct dm_target *ti, struct bio *bio)
 		return DM_MAPIO_REMAPPED;
 	}
 
-	/* Writes get pages of their own: bound them as dm-crypt does. */
-	if (bio_data_dir(bio) == WRITE &&
-	    bio_sectors(bio) > CRI_MAX_CLONE_SECTORS)
-		dm_accept_partial_bio(bio, CRI_MAX_CLONE_SECTORS);
+	max_sectors = cri_max_sectors(cd, bio_data_dir(bio) == WRITE);
+	if (bio_sectors(bio) > max_sectors)
+		dm_accept_partial_bio(bio, max_sectors);
 
 	if (unlikely((bio->bi_iter.bi_sector & sector_mask) ||
 		     (bio->bi_iter.bi_size & (cd->cfg.sector_size - 1))))
@@ -524,7 +616,6 @@ int cri_map(struct dm_target *ti, struct bio *bio)
 	io->status = BLK_STS_OK;
 	io->write = bio_data_dir(bio) == WRITE;
 	io->queued = false;
-	io->async = false;
 	io->iter_in = bio->bi_iter;
 	io->iv_sector = dm_target_offset(ti, bio->bi_iter.bi_sector) +
 			cd->cfg.iv_offset;
@@ -541,7 +632,7 @@ int cri_map(struct dm_target *ti, struct bio *bio)
 	} else if (cri_inline_write(cd)) {
 		this_cpu_inc(cd->stats->inline_bios);
 		io->clone = cri_alloc_write_clone(io);
-		cri_start_crypt(io);
+		cri_start_crypt(io, false);
 	} else {
 		this_cpu_inc(cd->stats->queued_bios);
 		io->queued = true;
@@ -553,11 +644,13 @@ int cri_map(struct dm_target *ti, struct bio *bio)
 
 int cri_io_init(struct cri_dev *cd, struct dm_target *ti, char **error)
 {
-	unsigned int wq_flags = WQ_CPU_INTENSIVE | WQ_MEM_RECLAIM | WQ_HIGHPRI;
+	unsigned int wq_flags = WQ_MEM_RECLAIM;
 	int err;
 
-	cd->per_bio_size = sizeof(struct cri_io) +
-			   crypto_skcipher_reqsize(cd->tfm);
+	/* As dm-crypt: the request context may be handed to DMA. */
+	cd->per_bio_size = ALIGN(sizeof(struct cri_io) +
+				 crypto_skcipher_reqsize(cd->tfm),
+				 ARCH_DMA_MINALIGN);
 	ti->per_io_data_size = cd->per_bio_size;
 
 	err = bioset_init(&cd->bs, CRI_MIN_IOS, 0, BIOSET_NEED_BVECS);
@@ -570,9 +663,16 @@ int cri_io_init(struct cri_dev *cd, struct dm_target *ti, char **error)
 		*error = "Cannot allocate page mempool";
 		goto err_bs;
 	}
-	/* As dm-crypt: unbound unless same_cpu_crypt asks for the submitter's CPU. */
-	if (!test_bit(CRI_SAME_CPU_CRYPT, &cd->cfg.flags))
+	/*
+	 * As dm-crypt: unbound unless same_cpu_crypt asks for the submitter's
+	 * CPU; high priority (workqueue and write thread) only when asked.
+	 */
+	if (test_bit(CRI_SAME_CPU_CRYPT, &cd->cfg.flags))
+		wq_flags |= WQ_CPU_INTENSIVE;
+	else
 		wq_flags |= WQ_UNBOUND;
+	if (test_bit(CRI_HIGH_PRIORITY, &cd->cfg.flags))
+		wq_flags |= WQ_HIGHPRI;
 	cd->crypt_wq = alloc_workqueue("kcryptd-inline/%s", wq_flags, 0,
 				       dm_table_device_name(ti->table));
 	if (!cd->crypt_wq) {
@@ -591,6 +691,8 @@ int cri_io_init(struct cri_dev *cd, struct dm_target *ti, char **error)
 		*error = "Cannot start the write thread";
 		goto err_wq;
 	}
+	if (test_bit(CRI_HIGH_PRIORITY, &cd->cfg.flags))
+		set_user_nice(cd->write_thread, MIN_NICE);
 	return 0;
 
 err_wq:

@@ -35,14 +35,15 @@ static const char * const cri_iv_unsupported[] = {
 	"lmk", "tcw", "random", "eboiv", "elephant",
 };
 
-/* Split "mode[:opts]" and look the mode up. */
-static int cri_parse_ivmode(struct cri_config *cfg, char *ivmode, char **error)
+/*
+ * Look the IV mode up.  As dm-crypt, options after the mode are used by
+ * the modes that take them (essiv) and ignored by the others.
+ */
+static int cri_parse_ivmode(struct cri_config *cfg, const char *ivmode,
+			    const char *opts, char **error)
 {
-	char *opts = strchr(ivmode, ':');
 	unsigned int i;
 
-	if (opts)
-		*opts++ = '\0';
 	for (i = 0; i < ARRAY_SIZE(cri_iv_unsupported); i++) {
 		if (!strcmp(ivmode, cri_iv_unsupported[i])) {
 			*error = "Unsupported IV mode (lmk, tcw, random, eboiv, elephant)";
@@ -57,20 +58,14 @@ static int cri_parse_ivmode(struct cri_config *cfg, char *ivmode, char **error)
 		return -EINVAL;
 	}
 	cfg->iv_mode = cri_iv_names[i].mode;
-
-	if (cfg->iv_mode == CRI_IV_ESSIV) {
-		if (!opts || !*opts) {
-			*error = "Digest algorithm missing for ESSIV mode";
-			return -EINVAL;
-		}
-		cfg->iv_opts = kstrdup(opts, GFP_KERNEL);
-		return cfg->iv_opts ? 0 : -ENOMEM;
-	}
-	if (opts) {
-		*error = "IV mode takes no options";
+	if (cfg->iv_mode != CRI_IV_ESSIV)
+		return 0;
+	if (!opts || !*opts) {
+		*error = "Digest algorithm missing for ESSIV mode";
 		return -EINVAL;
 	}
-	return 0;
+	cfg->iv_opts = kstrdup(opts, GFP_KERNEL);
+	return cfg->iv_opts ? 0 : -ENOMEM;
 }
 
 /* The crypto API name, wrapping the cipher in essiv() where asked for. */
@@ -91,51 +86,66 @@ static int cri_set_crypto_name(struct cri_config *cfg, const char *spec,
 	return 0;
 }
 
-/* "capi:<crypto API spec>-<ivmode>[:<ivopts>]" */
+/*
+ * "capi:<crypto API spec>[-<ivmode>[:<ivopts>]]", split as dm-crypt splits
+ * it: the options after the last colon (a hash driver name may contain
+ * dashes), the IV mode after the last dash before them.  With no IV mode
+ * the cipher must take no IV (checked once the tfm exists).
+ */
 static int cri_parse_capi(struct cri_config *cfg, char *spec, char **error)
 {
-	char *ivmode = strrchr(spec, '-');
+	char *opts, *ivmode;
 	int err;
 
-	if (!ivmode || ivmode == spec || !ivmode[1]) {
+	opts = strrchr(spec, ':');
+	if (opts)
+		*opts++ = '\0';
+	ivmode = strrchr(spec, '-');
+	if (ivmode)
+		*ivmode++ = '\0';
+	if (!*spec || (ivmode && !*ivmode)) {
 		*error = "Invalid crypto API cipher specification: <spec>-<ivmode> expected";
 		return -EINVAL;
 	}
-	*ivmode++ = '\0';
 	if (!strncmp(spec, "authenc", 7)) {
 		*error = "AEAD (authenticated) ciphers are not supported";
 		return -EINVAL;
 	}
-	err = cri_parse_ivmode(cfg, ivmode, error);
-	if (err)
-		return err;
+	if (ivmode) {
+		err = cri_parse_ivmode(cfg, ivmode, opts, error);
+		if (err)
+			return err;
+	} else {
+		cfg->iv_mode = CRI_IV_NONE;
+	}
 	return cri_set_crypto_name(cfg, spec, error);
 }
 
-/* "cipher[:keycount]-chainmode-ivmode[:ivopts]" */
+/*
+ * "cipher[:keycount]-chainmode-ivmode[:ivopts]", split as dm-crypt splits
+ * it: everything after the second dash up to a colon is the IV mode, the
+ * rest its options (so "essiv:sha256-generic" names a hash driver).
+ */
 static int cri_parse_old(struct cri_config *cfg, char *spec, char **error)
 {
 	char *cipher, *chainmode, *ivmode, *keycount, *api;
 	int err;
 
-	cipher = strsep(&spec, "-");
-	chainmode = strsep(&spec, "-");
-	ivmode = strsep(&spec, "-");
-	if (spec) {
-		*error = "Invalid cipher specification: too many parts";
+	if (strchr(spec, '(')) {
+		*error = "Bad cipher specification";
 		return -EINVAL;
 	}
+	keycount = strsep(&spec, "-");
+	cipher = strsep(&keycount, ":");
+	chainmode = strsep(&spec, "-");
+	ivmode = strsep(&spec, ":");
 	if (!*cipher) {
 		*error = "Invalid cipher specification: empty cipher";
 		return -EINVAL;
 	}
-	keycount = strchr(cipher, ':');
-	if (keycount) {
-		*keycount++ = '\0';
-		if (strcmp(keycount, "1")) {
-			*error = "Only one key per cipher (keycount 1) is supported";
-			return -EINVAL;
-		}
+	if (keycount && strcmp(keycount, "1")) {
+		*error = "Only one key per cipher (keycount 1) is supported";
+		return -EINVAL;
 	}
 
 	/* As dm-crypt: "aes" and "aes-plain" are legacy names of aes-cbc-plain. */
@@ -148,7 +158,7 @@ static int cri_parse_old(struct cri_config *cfg, char *spec, char **error)
 		return -EINVAL;
 	}
 	if (ivmode) {
-		err = cri_parse_ivmode(cfg, ivmode, error);
+		err = cri_parse_ivmode(cfg, ivmode, spec, error);
 		if (err)
 			return err;
 	} else {
@@ -209,6 +219,7 @@ static int cri_parse_feature(struct cri_config *cfg, const char *arg,
 		[CRI_NO_WRITE_WORKQUEUE]	= "no_write_workqueue",
 		[CRI_FORCE_INLINE]		= "force_inline",
 		[CRI_IV_LARGE_SECTORS]		= "iv_large_sectors",
+		[CRI_HIGH_PRIORITY]		= "high_priority",
 	};
 	unsigned int i, size;
 	char dummy;
@@ -227,6 +238,18 @@ static int cri_parse_feature(struct cri_config *cfg, const char *arg,
 		cfg->sector_size = size;
 		return 0;
 	}
+	/*
+	 * Stored and printed back, as dm-crypt does (6.12); it sizes the MAC
+	 * key of an authenc() AEAD cipher, which this target refuses.
+	 */
+	if (sscanf(arg, "integrity_key_size:%u%c", &size, &dummy) == 1) {
+		if (!size) {
+			*error = "Invalid integrity_key_size argument";
+			return -EINVAL;
+		}
+		cfg->integrity_key_size = size;
+		return 0;
+	}
 	if (!strncasecmp(arg, "integrity:", 10)) {
 		*error = "Integrity (AEAD) mode is not supported";
 		return -EINVAL;
@@ -235,11 +258,18 @@ static int cri_parse_feature(struct cri_config *cfg, const char *arg,
 	return -EINVAL;
 }
 
+/*
+ * At most one of each: the flags above, sector_size, integrity_key_size
+ * and dm-crypt's integrity.  dm-crypt's own bound is lower (8 on 6.1, 9
+ * on 6.12); ours admits every flag at once, force_inline included.
+ */
+#define CRI_MAX_FEATURES	(CRI_HIGH_PRIORITY + 1 + 3)
+
 static int cri_parse_features(struct cri_config *cfg, struct dm_arg_set *as,
 			      char **error)
 {
 	static const struct dm_arg feature_count = {
-		0, 8, "Invalid number of feature args",
+		0, CRI_MAX_FEATURES, "Invalid number of feature args",
 	};
 	unsigned int n;
 	int err;
@@ -333,7 +363,8 @@ void cri_config_free(struct cri_config *cfg)
 
 static unsigned int cri_feature_count(const struct cri_config *cfg)
 {
-	return hweight_long(cfg->flags) + (cfg->sector_size != 512);
+	return hweight_long(cfg->flags) + (cfg->sector_size != 512) +
+	       !!cfg->integrity_key_size;
 }
 
 /*
@@ -360,6 +391,8 @@ unsigned int cri_emit_table(const struct cri_config *cfg, const char *dev_name,
 		DMEMIT(" allow_discards");
 	if (test_bit(CRI_SAME_CPU_CRYPT, &cfg->flags))
 		DMEMIT(" same_cpu_crypt");
+	if (test_bit(CRI_HIGH_PRIORITY, &cfg->flags))
+		DMEMIT(" high_priority");
 	if (test_bit(CRI_SUBMIT_FROM_CRYPT_CPUS, &cfg->flags))
 		DMEMIT(" submit_from_crypt_cpus");
 	if (test_bit(CRI_NO_READ_WORKQUEUE, &cfg->flags))
@@ -372,6 +405,42 @@ unsigned int cri_emit_table(const struct cri_config *cfg, const char *dev_name,
 		DMEMIT(" sector_size:%u", cfg->sector_size);
 	if (test_bit(CRI_IV_LARGE_SECTORS, &cfg->flags))
 		DMEMIT(" iv_large_sectors");
+	if (cfg->integrity_key_size)
+		DMEMIT(" integrity_key_size:%u", cfg->integrity_key_size);
+	return sz;
+}
+
+static char cri_yn(const struct cri_config *cfg, int bit)
+{
+	return test_bit(bit, &cfg->flags) ? 'y' : 'n';
+}
+
+/*
+ * What dm-ima measures for this target: dm-crypt's fields in dm-crypt's
+ * order (6.12), then force_inline; sizes of the key, never the key or its
+ * keyring description.
+ */
+unsigned int cri_emit_ima(const struct cri_config *cfg,
+			  const struct target_type *tt, char *result,
+			  unsigned int maxlen)
+{
+	unsigned int sz = 0;
+
+	DMEMIT_TARGET_NAME_VERSION(tt);
+	DMEMIT(",allow_discards=%c", cri_yn(cfg, CRI_ALLOW_DISCARDS));
+	DMEMIT(",same_cpu_crypt=%c", cri_yn(cfg, CRI_SAME_CPU_CRYPT));
+	DMEMIT(",high_priority=%c", cri_yn(cfg, CRI_HIGH_PRIORITY));
+	DMEMIT(",submit_from_crypt_cpus=%c",
+	       cri_yn(cfg, CRI_SUBMIT_FROM_CRYPT_CPUS));
+	DMEMIT(",no_read_workqueue=%c", cri_yn(cfg, CRI_NO_READ_WORKQUEUE));
+	DMEMIT(",no_write_workqueue=%c", cri_yn(cfg, CRI_NO_WRITE_WORKQUEUE));
+	DMEMIT(",iv_large_sectors=%c", cri_yn(cfg, CRI_IV_LARGE_SECTORS));
+	if (cfg->sector_size != 512)
+		DMEMIT(",sector_size=%u", cfg->sector_size);
+	DMEMIT(",cipher_string=%s", cfg->cipher_string);
+	DMEMIT(",key_size=%u,key_parts=1,key_extra_size=0", cfg->key_size);
+	DMEMIT(",key_mac_size=%u", cfg->integrity_key_size);
+	DMEMIT(",force_inline=%c;", cri_yn(cfg, CRI_FORCE_INLINE));
 	return sz;
 }
 

@@ -98,7 +98,8 @@ static struct crypto_skcipher *xtsproxy_alloc_fallback(void)
 
 	for (i = 0; i < ARRAY_SIZE(xtsproxy_fallbacks); i++) {
 		tfm = crypto_alloc_skcipher(xtsproxy_fallbacks[i], 0,
-					    CRYPTO_ALG_ASYNC);
+					    CRYPTO_ALG_ASYNC |
+					    CRYPTO_ALG_ALLOCATES_MEMORY);
 		if (!IS_ERR(tfm))
 			break;
 	}

@@ -95,6 +95,18 @@ static const struct cipher_case cipher_cases[] = {
 	{ "capi:cbc(aes)-essiv:sha256 " K32 " 0 /dev/ram0 0",
 	  "essiv(cbc(aes),sha256)", CRI_IV_ESSIV, "sha256" },
 	{ "capi:ecb(cipher_null)-null - 0 /dev/ram0 0", "ecb(cipher_null)", CRI_IV_NULL },
+	/*
+	 * As dm-crypt: options after an IV mode that takes none are ignored;
+	 * the options of essiv run to the end, dashes included (a hash
+	 * driver name); capi: with no IV mode is parsed (the tfm decides).
+	 */
+	{ "aes-xts-plain64:sha256 " K32 " 0 /dev/ram0 0", "xts(aes)", CRI_IV_PLAIN64 },
+	{ "aes-cbc-essiv:sha256-generic " K32 " 0 /dev/ram0 0",
+	  "essiv(cbc(aes),sha256-generic)", CRI_IV_ESSIV, "sha256-generic" },
+	{ "capi:cbc(aes)-essiv:sha256-generic " K32 " 0 /dev/ram0 0",
+	  "essiv(cbc(aes),sha256-generic)", CRI_IV_ESSIV, "sha256-generic" },
+	{ "capi:ecb(aes) " K32 " 0 /dev/ram0 0", "ecb(aes)", CRI_IV_NONE },
+	{ "capi:xts(aes) " K32 " 0 /dev/ram0 0", "xts(aes)", CRI_IV_NONE },
 };
 
 static void cipher_case_desc(const struct cipher_case *c, char *desc)
@@ -158,6 +170,7 @@ static const struct feature_case feature_cases[] = {
 	{ "no_write_workqueue", CRI_NO_WRITE_WORKQUEUE },
 	{ "force_inline", CRI_FORCE_INLINE },
 	{ "FORCE_INLINE", CRI_FORCE_INLINE },	/* dm-crypt compares without case */
+	{ "high_priority", CRI_HIGH_PRIORITY },
 };
 
 static void feature_case_desc(const struct feature_case *c, char *desc)
@@ -186,13 +199,15 @@ static void test_features_all(struct kunit *test)
 	struct cri_config *cfg;
 
 	cfg = parse_ok(test,
-		       "aes-xts-plain64 :32:logon:k 0 /dev/x 0 8 allow_discards same_cpu_crypt submit_from_crypt_cpus no_read_workqueue no_write_workqueue force_inline sector_size:4096 iv_large_sectors");
+		       "aes-xts-plain64 :32:logon:k 0 /dev/x 0 10 allow_discards same_cpu_crypt high_priority submit_from_crypt_cpus no_read_workqueue no_write_workqueue force_inline sector_size:4096 iv_large_sectors integrity_key_size:32");
 
 	KUNIT_EXPECT_EQ(test, cfg->flags, BIT(CRI_ALLOW_DISCARDS) |
 			BIT(CRI_SAME_CPU_CRYPT) | BIT(CRI_SUBMIT_FROM_CRYPT_CPUS) |
 			BIT(CRI_NO_READ_WORKQUEUE) | BIT(CRI_NO_WRITE_WORKQUEUE) |
-			BIT(CRI_FORCE_INLINE) | BIT(CRI_IV_LARGE_SECTORS));
+			BIT(CRI_FORCE_INLINE) | BIT(CRI_IV_LARGE_SECTORS) |
+			BIT(CRI_HIGH_PRIORITY));
 	KUNIT_EXPECT_EQ(test, cfg->sector_size, 4096U);
+	KUNIT_EXPECT_EQ(test, cfg->integrity_key_size, 32U);
 }
 
 static void test_sector_sizes(struct kunit *test)
@@ -233,13 +248,11 @@ static const struct bad_case bad_cases[] = {
 	{ "aes-cbc-elephant:sha256 " K32 " 0 /dev/x 0", "Unsupported IV mode" },
 	{ "aes-cbc-essiv " K32 " 0 /dev/x 0", "Digest algorithm missing for ESSIV mode" },
 	{ "aes-cbc-essiv: " K32 " 0 /dev/x 0", "Digest algorithm missing for ESSIV mode" },
-	{ "aes-xts-plain64:sha256 " K32 " 0 /dev/x 0", "IV mode takes no options" },
 	{ "aes:2-xts-plain64 " K64 " 0 /dev/x 0", "Only one key per cipher" },
 	{ "aes-cbc " K32 " 0 /dev/x 0", "IV mechanism required" },
-	{ "aes-xts-plain64-extra " K32 " 0 /dev/x 0",
-	  "Invalid cipher specification: too many parts" },
+	{ "aes-xts-plain64-extra " K32 " 0 /dev/x 0", "Invalid IV mode" },
+	{ "cbc(aes)-essiv:sha256 " K32 " 0 /dev/x 0", "Bad cipher specification" },
 	{ "-xts-plain64 " K32 " 0 /dev/x 0", "Invalid cipher specification: empty cipher" },
-	{ "capi:xts(aes) " K32 " 0 /dev/x 0", "Invalid crypto API cipher specification" },
 	{ "capi:-plain64 " K32 " 0 /dev/x 0", "Invalid crypto API cipher specification" },
 	{ "capi:xts(aes)- " K32 " 0 /dev/x 0", "Invalid crypto API cipher specification" },
 	{ "capi:authenc(hmac(sha256),cbc(aes))-plain64 " K32 " 0 /dev/x 0",
@@ -252,7 +265,8 @@ static const struct bad_case bad_cases[] = {
 	{ XTS " 1 force_inline same_cpu_crypt",
 	  "Invalid number of feature args" },
 	{ XTS " x", "Invalid number of feature args" },
-	{ XTS " 9 a b c d e f g h i", "Invalid number of feature args" },
+	{ XTS " 12 a b c d e f g h i j k l", "Invalid number of feature args" },
+	{ XTS " 1 integrity_key_size:0", "Invalid integrity_key_size argument" },
 	{ XTS " 1 sector_size:1000",
 	  "Invalid feature value for sector_size" },
 	{ XTS " 1 sector_size:8192",
@@ -487,6 +501,8 @@ static const char * const emit_lines[] = {
 	"aes-xts-plain64 :64:encrypted:e 0 253:1 0",
 	"capi:xts-aes-xtsproxy-plain64 :64:logon:k 0 253:1 0 3 no_read_workqueue no_write_workqueue sector_size:1024",
 	"aes-xts-plain64 :32:logon:k 0 253:1 0 8 allow_discards same_cpu_crypt submit_from_crypt_cpus no_read_workqueue no_write_workqueue force_inline sector_size:4096 iv_large_sectors",
+	"aes-xts-plain64 :32:logon:k 0 253:1 0 10 allow_discards same_cpu_crypt high_priority submit_from_crypt_cpus no_read_workqueue no_write_workqueue force_inline sector_size:4096 iv_large_sectors integrity_key_size:20",
+	"aes-cbc-essiv:sha256-generic :32:user:v 0 253:1 0 1 high_priority",
 	"cipher_null-ecb - 0 253:1 0",
 };
 
@@ -551,6 +567,20 @@ static void test_emit_short_buffer(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, out[39], 0x5a);
 }
 
+/* What dm-ima measures: dm-crypt's fields and order, no key material. */
+static void test_emit_ima(struct kunit *test)
+{
+	static struct target_type tt = { .name = "crypt-inline", .version = {0, 1, 0} };
+	struct cri_config *cfg = parse_ok(test,
+		"aes-xts-plain64 :64:logon:secret-desc 0 253:1 0 4 allow_discards high_priority force_inline sector_size:4096");
+	char out[512];
+
+	cri_emit_ima(cfg, &tt, out, sizeof(out));
+	KUNIT_EXPECT_STREQ(test, out,
+			   "target_name=crypt-inline,target_version=0.1.0,allow_discards=y,same_cpu_crypt=n,high_priority=y,submit_from_crypt_cpus=n,no_read_workqueue=n,no_write_workqueue=n,iv_large_sectors=n,sector_size=4096,cipher_string=aes-xts-plain64,key_size=64,key_parts=1,key_extra_size=0,key_mac_size=0,force_inline=y;");
+	KUNIT_EXPECT_NULL(test, strstr(out, "secret-desc"));
+}
+
 /* ---- alignment against the target length ---- */
 
 static void test_alignment(struct kunit *test)
@@ -595,6 +625,7 @@ static struct kunit_case cri_table_cases[] = {
 	KUNIT_CASE(test_emit_canonical),
 	KUNIT_CASE(test_emit_hides_hex_key),
 	KUNIT_CASE(test_emit_short_buffer),
+	KUNIT_CASE(test_emit_ima),
 	KUNIT_CASE(test_alignment),
 	KUNIT_CASE(test_alignment_512),
 	{}
@@ -604,6 +635,87 @@ static struct kunit_suite cri_table_suite = {
 	.name = "crypt-inline-table",
 	.test_cases = cri_table_cases,
 };
+
+/* ---- the "key" messages ---- */
+
+/* key_message CD "ARGS": send a key message, as dm core splits it. */
+static int key_message(struct kunit *test, struct cri_dev *cd,
+		       const char *line, char ***argvp, char **error)
+{
+	char **argv;
+	int argc;
+
+	argv = argv_split(GFP_KERNEL, line, &argc);
+	KUNIT_ASSERT_NOT_NULL(test, argv);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, free_argv, argv));
+	*argvp = argv;
+	*error = NULL;
+	return cri_key_message(cd, argc, argv, error);
+}
+
+static struct cri_dev *key_dev(struct kunit *test)
+{
+	struct cri_dev *cd = kunit_kzalloc(test, sizeof(*cd), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, cd);
+	cd->cfg.key_type = CRI_KEY_LOGON;
+	cd->cfg.key_size = 32;
+	cd->key_valid = true;
+	return cd;
+}
+
+/*
+ * Refused while not suspended (dm core's flag may still say suspended
+ * while bios flow), and the hex key is wiped from dm core's copy anyway.
+ */
+static void test_key_message_not_suspended(struct kunit *test)
+{
+	struct cri_dev *cd = key_dev(test);
+	char **argv, *error;
+
+	KUNIT_EXPECT_EQ(test, -EINVAL, key_message(test, cd, "key set " K32, &argv, &error));
+	KUNIT_EXPECT_STREQ(test, error, "not suspended during key manipulation");
+	KUNIT_EXPECT_EQ(test, strspn(argv[2], "0"), strlen(K32));
+	KUNIT_EXPECT_TRUE(test, cd->key_valid);
+	KUNIT_EXPECT_EQ(test, -EINVAL, key_message(test, cd, "key wipe", &argv, &error));
+	KUNIT_EXPECT_TRUE(test, cd->key_valid);
+}
+
+/* A key of the wrong size or a malformed one changes nothing, and is wiped. */
+static void test_key_message_refused_set(struct kunit *test)
+{
+	struct cri_dev *cd = key_dev(test);
+	char **argv, *error;
+
+	cd->suspended = true;
+	KUNIT_EXPECT_EQ(test, -EINVAL, key_message(test, cd, "key set " K64, &argv, &error));
+	KUNIT_EXPECT_STREQ(test, error, "Key size differs from the table's");
+	KUNIT_EXPECT_EQ(test, strspn(argv[2], "0"), strlen(K64));
+	KUNIT_EXPECT_TRUE(test, cd->key_valid);
+	KUNIT_EXPECT_EQ(test, -EINVAL, key_message(test, cd, "key set :32:logon", &argv, &error));
+	KUNIT_EXPECT_EQ(test, strspn(argv[2], "0"), strlen(":32:logon"));
+	KUNIT_EXPECT_TRUE(test, cd->key_valid);
+	KUNIT_EXPECT_EQ(test, -EINVAL, key_message(test, cd, "key frob " K32, &argv, &error));
+	KUNIT_EXPECT_EQ(test, strspn(argv[2], "0"), strlen(K32));
+	KUNIT_EXPECT_EQ(test, -EINVAL, key_message(test, cd, "key wipe now", &argv, &error));
+	KUNIT_EXPECT_TRUE(test, cd->key_valid);
+}
+
+/* "key wipe" on a real tfm: the key is gone, the answer is setkey's. */
+static void test_key_message_wipe(struct kunit *test)
+{
+	struct cri_dev *cd = key_dev(test);
+	char **argv, *error;
+
+	cd->tfm = crypto_alloc_skcipher("xts(aes)", 0, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(cd->tfm));
+	cd->cfg.key_size = 64;
+	cd->suspended = true;
+	KUNIT_EXPECT_EQ(test, 0, key_message(test, cd, "key wipe", &argv, &error));
+	KUNIT_EXPECT_FALSE(test, cd->key_valid);
+	KUNIT_EXPECT_NULL(test, cd->owned_key);
+	crypto_free_skcipher(cd->tfm);
+}
 
 static struct kunit_case cri_key_cases[] = {
 	KUNIT_CASE(test_key_hex_bytes),
@@ -617,6 +729,9 @@ static struct kunit_case cri_key_cases[] = {
 	KUNIT_CASE(test_key_user),
 	KUNIT_CASE(test_key_encrypted),
 	KUNIT_CASE(test_key_trusted),
+	KUNIT_CASE(test_key_message_not_suspended),
+	KUNIT_CASE(test_key_message_refused_set),
+	KUNIT_CASE(test_key_message_wipe),
 	{}
 };
 

@@ -52,11 +52,14 @@ for iv in lmk tcw random eboiv elephant:sha256; do
 	refused "Unsupported IV mode" "aes-cbc-$iv $k32 0 $dev 0"
 done
 refused "Digest algorithm missing for ESSIV mode" "aes-cbc-essiv $k32 0 $dev 0"
-refused "IV mode takes no options" "aes-xts-plain64:sha256 $k32 0 $dev 0"
 refused "Only one key per cipher" "aes:2-xts-plain64 $k64 0 $dev 0"
 refused "IV mechanism required" "aes-cbc $k32 0 $dev 0"
-refused "Invalid cipher specification: too many parts" "aes-xts-plain64-extra $k32 0 $dev 0"
-refused "Invalid crypto API cipher specification" "capi:xts(aes) $k32 0 $dev 0"
+refused "Invalid IV mode" "aes-xts-plain64-extra $k32 0 $dev 0"
+refused "Bad cipher specification" "cbc(aes)-plain64 $k32 0 $dev 0"
+# dm-crypt accepts a capi: cipher with no IV mode even where the cipher
+# takes an IV, and then encrypts with whatever its request memory held.
+refused "IV mechanism required" "capi:xts(aes) $k32 0 $dev 0"
+refused "Error allocating crypto tfm" "capi:cbc(aes)-essiv:sha256-nonexistent $k32 0 $dev 0"
 refused "AEAD (authenticated) ciphers are not supported" "capi:authenc(hmac(sha256),cbc(aes))-plain64 $k32 0 $dev 0"
 refused "Cipher specification too long" "$long-xts-plain64 $k32 0 $dev 0"
 refused "Invalid iv_offset sector" "aes-xts-plain64 $k32 abc $dev 0"
@@ -71,6 +74,8 @@ refused "Invalid feature value for sector_size" "aes-xts-plain64 $k32 0 $dev 0 1
 refused "Invalid feature value for sector_size" "aes-xts-plain64 $k32 0 $dev 0 1 sector_size:8192"
 refused "Invalid feature value for sector_size" "aes-xts-plain64 $k32 0 $dev 0 1 sector_size:256"
 refused "iv_large_sectors needs sector_size above 512" "aes-xts-plain64 $k32 0 $dev 0 1 iv_large_sectors"
+refused "Invalid integrity_key_size argument" "aes-xts-plain64 $k32 0 $dev 0 1 integrity_key_size:0"
+refused "Invalid number of feature args" "aes-xts-plain64 $k32 0 $dev 0 12 a b c d e f g h i j k l"
 refused "Integrity (AEAD) mode is not supported" "aes-xts-plain64 $k32 0 $dev 0 1 integrity:28:aead"
 refused "Invalid iv_offset sector" "aes-xts-plain64 $k32 3 $dev 0 1 sector_size:4096"
 refused "Invalid device sector" "aes-xts-plain64 $k32 0 $dev 5 1 sector_size:4096"
@@ -91,6 +96,36 @@ fi
 refused "Invalid keyring key" "aes-xts-plain64 :64 0 $dev 0"
 refused "Invalid key size" "aes-xts-plain64 :0:logon:cri:vol1 0 $dev 0"
 check "at least 25 bad tables tried ($n)" test "$n" -ge 25
+
+# Tables in-tree dm-crypt accepts that crypt-inline once refused: accepted
+# wherever this kernel's dm-crypt accepts them, with the line printed back
+# as given.  high_priority (6.10+) and integrity_key_size (6.12) are
+# accepted on every kernel.
+# accepted TABLE_ARGS...: crypt-inline takes the table; so does dm-crypt
+# unless ANY_KERNEL is set and this kernel's dm-crypt predates the field.
+accepted() {
+	local table="$*" cri ref=accepts
+	dmsetup create ref --table "0 $len crypt $table" >/dev/null 2>&1 || ref=refuses
+	dmsetup remove ref >/dev/null 2>&1
+	if dmsetup create good --table "0 $len crypt-inline $table" >/dev/null 2>&1; then
+		cri=$(dmsetup table good | cut -d' ' -f4,9-)
+		dmsetup remove good
+		check_eq "accepted ($table; dm-crypt $ref it): printed back" "$cri" \
+			"$(echo "$table" | cut -d' ' -f1,6-)"
+	else
+		fail "accepted: $table" "dm-crypt $ref it; log: $(dmesg | grep crypt-inline | tail -n 1)"
+	fi
+	if [ $ref = refuses ] && [ -z "${ANY_KERNEL:-}" ]; then
+		fail "dm-crypt accepts it too: $table"
+	fi
+}
+accepted "aes-xts-plain64:ignored $k32 0 $dev 0"
+accepted "aes-cbc-essiv:sha256-generic $k32 0 $dev 0"
+accepted "capi:cbc(aes)-essiv:sha256-generic $k32 0 $dev 0"
+accepted "capi:ecb(aes) $k32 0 $dev 0"
+ANY_KERNEL=1 accepted "aes-xts-plain64 $k32 0 $dev 0 1 high_priority"
+ANY_KERNEL=1 accepted "aes-xts-plain64 $k32 0 $dev 0 1 integrity_key_size:32"
+ANY_KERNEL=1 accepted "aes-xts-plain64 $k32 0 $dev 0 9 allow_discards same_cpu_crypt high_priority submit_from_crypt_cpus no_read_workqueue no_write_workqueue sector_size:4096 iv_large_sectors integrity_key_size:20"
 
 check_eq "no device left behind" "$(dmsetup ls 2>/dev/null | grep -c bad)" "0"
 live_keys=$(awk '$9 ~ /^crypt-inline:/ && substr($2, 2, 1) != "R"' /proc/keys | wc -l)
