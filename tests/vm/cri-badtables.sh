@@ -2,6 +2,10 @@
 # Malformed and unsupported tables are refused, each with its reason in the
 # kernel log; nothing is left behind (no device, no key, no module
 # reference) and the module unloads afterwards.
+#
+# vm-kernels: stock debug
+# (parsing is the same on RT; the debug kernel checks the unwinding of
+# refused tables under KASAN)
 . "$TOP/tests/lib.sh"
 
 load_targets || die "loading targets"
@@ -97,32 +101,37 @@ refused "Invalid keyring key" "aes-xts-plain64 :64 0 $dev 0"
 refused "Invalid key size" "aes-xts-plain64 :0:logon:cri:vol1 0 $dev 0"
 check "at least 25 bad tables tried ($n)" test "$n" -ge 25
 
-# Tables in-tree dm-crypt accepts that crypt-inline once refused: accepted
-# wherever this kernel's dm-crypt accepts them, with the line printed back
-# as given.  high_priority (6.10+) and integrity_key_size (6.12) are
-# accepted on every kernel.
-# accepted TABLE_ARGS...: crypt-inline takes the table; so does dm-crypt
-# unless ANY_KERNEL is set and this kernel's dm-crypt predates the field.
+# Tables in-tree dm-crypt accepts that crypt-inline once refused: accepted,
+# with the line printed back as given; and dm-crypt accepts them too,
+# except where ANY_KERNEL says crypt-inline takes a field on every kernel
+# that this kernel's dm-crypt may predate (high_priority: 6.10,
+# integrity_key_size: 6.12), or NO_REF says dm-crypt cannot be asked after
+# us (below).
 accepted() {
 	local table="$*" cri ref=accepts
-	dmsetup create ref --table "0 $len crypt $table" >/dev/null 2>&1 || ref=refuses
-	dmsetup remove ref >/dev/null 2>&1
 	if dmsetup create good --table "0 $len crypt-inline $table" >/dev/null 2>&1; then
 		cri=$(dmsetup table good | cut -d' ' -f4,9-)
 		dmsetup remove good
-		check_eq "accepted ($table; dm-crypt $ref it): printed back" "$cri" \
-			"$(echo "$table" | cut -d' ' -f1,6-)"
+		check_eq "accepted ($table): printed back" "$cri" "$(echo "$table" | cut -d' ' -f1,6-)"
 	else
-		fail "accepted: $table" "dm-crypt $ref it; log: $(dmesg | grep crypt-inline | tail -n 1)"
+		fail "accepted: $table" "$(dmesg | grep crypt-inline | tail -n 1)"
 	fi
+	[ -n "${NO_REF:-}" ] && return
+	dmsetup create ref --table "0 $len crypt $table" >/dev/null 2>&1 || ref=refuses
+	dmsetup remove ref >/dev/null 2>&1
 	if [ $ref = refuses ] && [ -z "${ANY_KERNEL:-}" ]; then
 		fail "dm-crypt accepts it too: $table"
 	fi
 }
 accepted "aes-xts-plain64:ignored $k32 0 $dev 0"
-accepted "aes-cbc-essiv:sha256-generic $k32 0 $dev 0"
-accepted "capi:cbc(aes)-essiv:sha256-generic $k32 0 $dev 0"
 accepted "capi:ecb(aes) $k32 0 $dev 0"
+# essiv naming a hash driver: the first table per boot and hash driver
+# instantiates essiv(); a later one finds no algorithm of that name (the
+# instance is named after the hash, not its driver) and is refused with
+# EEXIST by the crypto API, for dm-crypt as for us.  So each form is asked
+# once, of crypt-inline only, each with its own hash.
+NO_REF=1 accepted "aes-cbc-essiv:sha256-generic $k32 0 $dev 0"
+NO_REF=1 accepted "capi:cbc(aes)-essiv:sha1-generic $k32 0 $dev 0"
 ANY_KERNEL=1 accepted "aes-xts-plain64 $k32 0 $dev 0 1 high_priority"
 ANY_KERNEL=1 accepted "aes-xts-plain64 $k32 0 $dev 0 1 integrity_key_size:32"
 ANY_KERNEL=1 accepted "aes-xts-plain64 $k32 0 $dev 0 9 allow_discards same_cpu_crypt high_priority submit_from_crypt_cpus no_read_workqueue no_write_workqueue sector_size:4096 iv_large_sectors integrity_key_size:20"

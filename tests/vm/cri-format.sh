@@ -105,7 +105,6 @@ same_bytes "aes:1 keycount" aes:1-xts-plain64 "$k32" 0 0
 same_bytes "capi:xts(aes)-plain64" "capi:xts(aes)-plain64" "$k64" 0 0 force_inline
 same_bytes "capi:cbc(aes)-essiv:sha256" "capi:cbc(aes)-essiv:sha256" "$k32" 0 0
 same_bytes "capi:xts-aes-xtsproxy-plain64" capi:xts-aes-xtsproxy-plain64 "$k64" 0 0 force_inline
-same_bytes "essiv with a hash driver name" aes-cbc-essiv:sha256-generic "$k32" 0 0 force_inline
 same_bytes "IV options ignored as dm-crypt ignores them" aes-xts-plain64:sha256 "$k64" 0 0
 # dm-crypt takes high_priority from 6.10 on; it changes no byte.
 CRI_ONLY="high_priority" same_bytes "high_priority" aes-xts-plain64 "$k64" 0 0 high_priority

@@ -63,6 +63,7 @@ stashed() {
 	awk -v c="cpu$1" '$1 == c { print $2 }' $stash
 }
 dmsetup create vol --table "0 $len crypt-inline aes-xts-plain64 $k 0 /dev/ram0 0 1 force_inline" || die "create"
+dd if=/tmp/plain of=/dev/mapper/vol bs=1M count=1 oflag=direct status=none
 online=/sys/devices/system/cpu/cpu1/online
 if [ -w $online ]; then
 	taskset -c 1 dd if=/tmp/plain of=/dev/mapper/vol bs=64k count=16 oflag=direct status=none

@@ -8,6 +8,9 @@
 # (libcryptsetup accepts only crypt, verity, integrity, linear, zero and
 # error), so on crypt-inline its messages are sent with dmsetup, and
 # status/suspend/resume/close by cryptsetup are checked after moving back.
+#
+# vm-kernels: stock debug
+# (cryptsetup interplay; the key messages under RT locking are in cri-resume)
 . "$TOP/tests/lib.sh"
 
 load_targets || die "loading targets"

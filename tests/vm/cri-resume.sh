@@ -163,7 +163,7 @@ while_busy() {
 	done
 }
 rm -f /tmp/cycle.err
-fio_verify_bg /dev/mapper/st 40
+fio_verify_bg /dev/mapper/st 30
 sleep 2
 pids=()
 cycle & pids+=($!)

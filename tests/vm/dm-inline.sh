@@ -7,6 +7,10 @@
 # restore the key; disable moves them back and cryptsetup closes them, or
 # dm-inline closes them on crypt-inline.  Every refusal exits with its code and
 # changes nothing.
+#
+# vm-kernels: stock
+# (user space; its kernel side, messages and reloads, is in cri-switch and
+# cri-resume on every kernel)
 . "$TOP/tests/lib.sh"
 
 tool=$TOP/scripts/dm-inline

@@ -1,5 +1,7 @@
 #!/bin/bash
 # vm-cpus: max qemu64
+# vm-kernels: stock
+# (load order against cryptsetup, no kernel context involved)
 # Loaded before aesni-intel and the xts template, xtsproxy changes nothing
 # for plain xts(aes) users: cryptsetup luksFormat/open with defaults work,
 # data reads back, and the proxy serves none of it.

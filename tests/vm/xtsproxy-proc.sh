@@ -1,5 +1,8 @@
 #!/bin/bash
 # vm-cpus: max qemu64
+# vm-kernels: stock
+# (registration and priorities do not change with the RT or debug config;
+# KUnit runs the paths under KASAN)
 # xtsproxy registers as a synchronous, public, low-priority xts(aes) that
 # passes the kernel's self-test, reports its fast path, and is unloadable
 # when idle.
