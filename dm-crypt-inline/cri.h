@@ -38,6 +38,12 @@ enum cri_iv_mode {
 	CRI_IV_PLAIN64BE,
 	CRI_IV_ESSIV,
 	CRI_IV_BENBI,
+	/*
+	 * Named but not usable; as dm-crypt, refused only if the cipher takes
+	 * an IV (a cipher without one ignores any IV mode).
+	 */
+	CRI_IV_INVALID,
+	CRI_IV_UNSUPPORTED,
 };
 
 enum cri_key_type {
@@ -107,6 +113,7 @@ struct cri_dev {
 	struct key *owned_key;		/* our keyring's copy of a hex key */
 
 	struct workqueue_struct *crypt_wq;
+	struct workqueue_struct *cont_wq;	/* after async crypto: never blocks */
 	struct task_struct *write_thread;
 	spinlock_t write_lock;		/* protects write_tree */
 	struct rb_root write_tree;	/* encrypted writes, by sector */

@@ -280,7 +280,9 @@ static void cri_crypt_continue(struct work_struct *work)
 /*
  * An asynchronous tfm finished a sector, in whatever context its driver
  * completes (cryptd: a worker with BHs off; hardware: possibly hard IRQ).
- * The rest of the bio continues on the workqueue, never here.
+ * The rest of the bio continues on a workqueue of its own, never here, and
+ * not on crypt_wq: queued writes there may wait for ciphertext pages that
+ * only come back once writes being encrypted, these among them, finish.
  */
 static void cri_crypt_callback(CRI_CRYPTO_CB_ARG arg, int err)
 {
@@ -296,7 +298,7 @@ static void cri_crypt_callback(CRI_CRYPTO_CB_ARG arg, int err)
 	bio_advance_iter(io->out, &io->iter_out, len);
 	io->iv_sector += len >> SECTOR_SHIFT;
 	INIT_WORK(&io->work, cri_crypt_continue);
-	queue_work(io->cd->crypt_wq, &io->work);
+	queue_work(io->cd->cont_wq, &io->work);
 }
 
 /* Start one sector; returns the crypto API's answer. */
@@ -680,6 +682,14 @@ int cri_io_init(struct cri_dev *cd, struct dm_target *ti, char **error)
 		err = -ENOMEM;
 		goto err_pool;
 	}
+	cd->cont_wq = alloc_workqueue("kcryptd-inline-cont/%s",
+				      wq_flags & ~WQ_CPU_INTENSIVE, 0,
+				      dm_table_device_name(ti->table));
+	if (!cd->cont_wq) {
+		*error = "Cannot allocate crypt workqueue";
+		err = -ENOMEM;
+		goto err_wq;
+	}
 	mutex_init(&cd->page_alloc_lock);
 	spin_lock_init(&cd->write_lock);
 	cd->write_tree = RB_ROOT;
@@ -689,12 +699,15 @@ int cri_io_init(struct cri_dev *cd, struct dm_target *ti, char **error)
 		err = PTR_ERR(cd->write_thread);
 		cd->write_thread = NULL;
 		*error = "Cannot start the write thread";
-		goto err_wq;
+		goto err_cont;
 	}
 	if (test_bit(CRI_HIGH_PRIORITY, &cd->cfg.flags))
 		set_user_nice(cd->write_thread, MIN_NICE);
 	return 0;
 
+err_cont:
+	destroy_workqueue(cd->cont_wq);
+	cd->cont_wq = NULL;
 err_wq:
 	destroy_workqueue(cd->crypt_wq);
 	cd->crypt_wq = NULL;
@@ -711,6 +724,8 @@ void cri_io_exit(struct cri_dev *cd)
 		kthread_stop(cd->write_thread);
 	if (cd->crypt_wq)
 		destroy_workqueue(cd->crypt_wq);
+	if (cd->cont_wq)
+		destroy_workqueue(cd->cont_wq);
 	mempool_exit(&cd->page_pool);
 	bioset_exit(&cd->bs);
 }

@@ -25,9 +25,18 @@ int cri_iv_check(struct cri_dev *cd, char **error)
 		cd->iv_size = 0;
 		return 0;
 	}
-	if (cd->cfg.iv_mode == CRI_IV_NONE) {
+	switch (cd->cfg.iv_mode) {
+	case CRI_IV_NONE:
 		*error = "IV mechanism required";
 		return -EINVAL;
+	case CRI_IV_INVALID:
+		*error = "Invalid IV mode";
+		return -EINVAL;
+	case CRI_IV_UNSUPPORTED:
+		*error = "Unsupported IV mode (lmk, tcw, random, eboiv, elephant)";
+		return -EINVAL;
+	default:
+		break;
 	}
 	/* As dm-crypt: room for at least a 64-bit sector number. */
 	cd->iv_size = max(ivsize, (unsigned int)sizeof(u64));
@@ -79,6 +88,8 @@ void cri_iv_gen(const struct cri_dev *cd, u8 *iv, u64 sector)
 		break;
 	case CRI_IV_NULL:
 	case CRI_IV_NONE:
+	case CRI_IV_INVALID:
+	case CRI_IV_UNSUPPORTED:
 		break;
 	}
 }

@@ -37,27 +37,22 @@ static const char * const cri_iv_unsupported[] = {
 
 /*
  * Look the IV mode up.  As dm-crypt, options after the mode are used by
- * the modes that take them (essiv) and ignored by the others.
+ * the modes that take them (essiv) and ignored by the others, and a mode
+ * that is unknown or not supported here is refused only once the tfm shows
+ * that the cipher takes an IV (cri_iv_check()).
  */
 static int cri_parse_ivmode(struct cri_config *cfg, const char *ivmode,
 			    const char *opts, char **error)
 {
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(cri_iv_unsupported); i++) {
-		if (!strcmp(ivmode, cri_iv_unsupported[i])) {
-			*error = "Unsupported IV mode (lmk, tcw, random, eboiv, elephant)";
-			return -EINVAL;
-		}
-	}
+	cfg->iv_mode = CRI_IV_INVALID;
+	for (i = 0; i < ARRAY_SIZE(cri_iv_unsupported); i++)
+		if (!strcmp(ivmode, cri_iv_unsupported[i]))
+			cfg->iv_mode = CRI_IV_UNSUPPORTED;
 	for (i = 0; i < ARRAY_SIZE(cri_iv_names); i++)
 		if (!strcmp(ivmode, cri_iv_names[i].name))
-			break;
-	if (i == ARRAY_SIZE(cri_iv_names)) {
-		*error = "Invalid IV mode";
-		return -EINVAL;
-	}
-	cfg->iv_mode = cri_iv_names[i].mode;
+			cfg->iv_mode = cri_iv_names[i].mode;
 	if (cfg->iv_mode != CRI_IV_ESSIV)
 		return 0;
 	if (!opts || !*opts) {
@@ -103,7 +98,7 @@ static int cri_parse_capi(struct cri_config *cfg, char *spec, char **error)
 	ivmode = strrchr(spec, '-');
 	if (ivmode)
 		*ivmode++ = '\0';
-	if (!*spec || (ivmode && !*ivmode)) {
+	if (!*spec) {
 		*error = "Invalid crypto API cipher specification: <spec>-<ivmode> expected";
 		return -EINVAL;
 	}
@@ -129,6 +124,8 @@ static int cri_parse_capi(struct cri_config *cfg, char *spec, char **error)
 static int cri_parse_old(struct cri_config *cfg, char *spec, char **error)
 {
 	char *cipher, *chainmode, *ivmode, *keycount, *api;
+	unsigned int count;
+	char dummy;
 	int err;
 
 	if (strchr(spec, '(')) {
@@ -143,7 +140,12 @@ static int cri_parse_old(struct cri_config *cfg, char *spec, char **error)
 		*error = "Invalid cipher specification: empty cipher";
 		return -EINVAL;
 	}
-	if (keycount && strcmp(keycount, "1")) {
+	if (keycount && (sscanf(keycount, "%u%c", &count, &dummy) != 1 ||
+			 !is_power_of_2(count))) {
+		*error = "Bad cipher key count specification";
+		return -EINVAL;
+	}
+	if (keycount && count != 1) {
 		*error = "Only one key per cipher (keycount 1) is supported";
 		return -EINVAL;
 	}
@@ -179,10 +181,6 @@ static int cri_parse_cipher(struct cri_config *cfg, const char *arg,
 	char *spec;
 	int err;
 
-	if (strlen(arg) >= 2 * CRYPTO_MAX_ALG_NAME) {
-		*error = "Cipher specification too long";
-		return -EINVAL;
-	}
 	cfg->cipher_string = kstrdup(arg, GFP_KERNEL);
 	spec = kstrdup(arg, GFP_KERNEL);
 	if (!cfg->cipher_string || !spec) {
@@ -288,10 +286,6 @@ static int cri_parse_features(struct cri_config *cfg, struct dm_arg_set *as,
 		*error = "Invalid number of feature args";
 		return -EINVAL;
 	}
-	if (test_bit(CRI_IV_LARGE_SECTORS, &cfg->flags) && cfg->sector_size == 512) {
-		*error = "iv_large_sectors needs sector_size above 512";
-		return -EINVAL;
-	}
 	return 0;
 }
 
@@ -377,7 +371,8 @@ unsigned int cri_emit_table(const struct cri_config *cfg, const char *dev_name,
 	unsigned int sz = 0;
 
 	DMEMIT("%s ", cfg->cipher_string);
-	if (cfg->key_type == CRI_KEY_NONE)
+	/* No description: a "key set" failed half-way and no key is held. */
+	if (cfg->key_type == CRI_KEY_NONE || !cfg->key_desc)
 		DMEMIT("-");
 	else
 		DMEMIT(":%u:%s:%s", cfg->key_size,

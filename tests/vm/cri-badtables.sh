@@ -57,6 +57,7 @@ for iv in lmk tcw random eboiv elephant:sha256; do
 done
 refused "Digest algorithm missing for ESSIV mode" "aes-cbc-essiv $k32 0 $dev 0"
 refused "Only one key per cipher" "aes:2-xts-plain64 $k64 0 $dev 0"
+refused "Bad cipher key count specification" "aes:3-xts-plain64 $k64 0 $dev 0"
 refused "IV mechanism required" "aes-cbc $k32 0 $dev 0"
 refused "Invalid IV mode" "aes-xts-plain64-extra $k32 0 $dev 0"
 refused "Bad cipher specification" "cbc(aes)-plain64 $k32 0 $dev 0"
@@ -65,7 +66,7 @@ refused "Bad cipher specification" "cbc(aes)-plain64 $k32 0 $dev 0"
 refused "IV mechanism required" "capi:xts(aes) $k32 0 $dev 0"
 refused "Error allocating crypto tfm" "capi:cbc(aes)-essiv:sha256-nonexistent $k32 0 $dev 0"
 refused "AEAD (authenticated) ciphers are not supported" "capi:authenc(hmac(sha256),cbc(aes))-plain64 $k32 0 $dev 0"
-refused "Cipher specification too long" "$long-xts-plain64 $k32 0 $dev 0"
+refused "Cipher name too long" "$long-xts-plain64 $k32 0 $dev 0"
 refused "Invalid iv_offset sector" "aes-xts-plain64 $k32 abc $dev 0"
 refused "Invalid device sector" "aes-xts-plain64 $k32 0 $dev -1"
 refused "Device lookup failed" "aes-xts-plain64 $k32 0 /dev/nonexistent 0"
@@ -77,7 +78,6 @@ refused "Invalid number of feature args" "aes-xts-plain64 $k32 0 $dev 0 x"
 refused "Invalid feature value for sector_size" "aes-xts-plain64 $k32 0 $dev 0 1 sector_size:1000"
 refused "Invalid feature value for sector_size" "aes-xts-plain64 $k32 0 $dev 0 1 sector_size:8192"
 refused "Invalid feature value for sector_size" "aes-xts-plain64 $k32 0 $dev 0 1 sector_size:256"
-refused "iv_large_sectors needs sector_size above 512" "aes-xts-plain64 $k32 0 $dev 0 1 iv_large_sectors"
 refused "Invalid integrity_key_size argument" "aes-xts-plain64 $k32 0 $dev 0 1 integrity_key_size:0"
 refused "Invalid number of feature args" "aes-xts-plain64 $k32 0 $dev 0 12 a b c d e f g h i j k l"
 refused "Integrity (AEAD) mode is not supported" "aes-xts-plain64 $k32 0 $dev 0 1 integrity:28:aead"
@@ -125,6 +125,11 @@ accepted() {
 }
 accepted "aes-xts-plain64:ignored $k32 0 $dev 0"
 accepted "capi:ecb(aes) $k32 0 $dev 0"
+# A cipher without IV ignores any IV mode, even one dm-crypt does not know.
+accepted "aes-ecb-bogus $k32 0 $dev 0"
+accepted "capi:ecb(aes)- $k32 0 $dev 0"
+accepted "aes:01-xts-plain64 $k32 0 $dev 0"
+accepted "aes-xts-plain64 $k32 0 $dev 0 1 iv_large_sectors"
 # essiv naming a hash driver: the first table per boot and hash driver
 # instantiates essiv(); a later one finds no algorithm of that name (the
 # instance is named after the hash, not its driver) and is refused with
