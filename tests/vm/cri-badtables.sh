@@ -105,8 +105,7 @@ check "at least 25 bad tables tried ($n)" test "$n" -ge 25
 # with the line printed back as given; and dm-crypt accepts them too,
 # except where ANY_KERNEL says crypt-inline takes a field on every kernel
 # that this kernel's dm-crypt may predate (high_priority: 6.10,
-# integrity_key_size: 6.12), or NO_REF says dm-crypt cannot be asked after
-# us (below).
+# integrity_key_size: 6.12).
 accepted() {
 	local table="$*" cri ref=accepts
 	if dmsetup create good --table "0 $len crypt-inline $table" >/dev/null 2>&1; then
@@ -116,7 +115,6 @@ accepted() {
 	else
 		fail "accepted: $table" "$(dmesg | grep crypt-inline | tail -n 1)"
 	fi
-	[ -n "${NO_REF:-}" ] && return
 	dmsetup create ref --table "0 $len crypt $table" >/dev/null 2>&1 || ref=refuses
 	dmsetup remove ref >/dev/null 2>&1
 	if [ $ref = refuses ] && [ -z "${ANY_KERNEL:-}" ]; then
@@ -130,13 +128,26 @@ accepted "aes-ecb-bogus $k32 0 $dev 0"
 accepted "capi:ecb(aes)- $k32 0 $dev 0"
 accepted "aes:01-xts-plain64 $k32 0 $dev 0"
 accepted "aes-xts-plain64 $k32 0 $dev 0 1 iv_large_sectors"
-# essiv naming a hash driver: the first table per boot and hash driver
-# instantiates essiv(); a later one finds no algorithm of that name (the
-# instance is named after the hash, not its driver) and is refused with
-# EEXIST by the crypto API, for dm-crypt as for us.  So each form is asked
-# once, of crypt-inline only, each with its own hash.
-NO_REF=1 accepted "aes-cbc-essiv:sha256-generic $k32 0 $dev 0"
-NO_REF=1 accepted "capi:cbc(aes)-essiv:sha1-generic $k32 0 $dev 0"
+# essiv naming a hash driver ("essiv:sha256-generic"): parsed as dm-crypt
+# parses it (crypt-inline used to refuse the dash), then it is the crypto
+# API's to take or refuse.  On the kernels here it refuses: the essiv()
+# instance is named after the hash, not the driver asked for, and the
+# lookup ends in EEXIST.  Whatever it answers, both targets must get the
+# same answer; each form is asked with its own hash, dm-crypt first for
+# one, crypt-inline first for the other.
+# same_verdict FIRST TABLE_ARGS...: FIRST (crypt or crypt-inline) is asked
+# first; both accept or both refuse.
+same_verdict() {
+	local first=$1 t v1 v2 second=crypt
+	shift
+	[ "$first" = crypt ] && second=crypt-inline
+	dmsetup create sv1 --table "0 $len $first $*" >/dev/null 2>&1 && v1=accepts || v1=refuses
+	dmsetup create sv2 --table "0 $len $second $*" >/dev/null 2>&1 && v2=accepts || v2=refuses
+	dmsetup remove sv1 sv2 >/dev/null 2>&1
+	check_eq "same verdict as dm-crypt ($first asked first): $1" "$second $v2" "$second $v1"
+}
+same_verdict crypt "aes-cbc-essiv:sha256-generic $k32 0 $dev 0"
+same_verdict crypt-inline "capi:cbc(aes)-essiv:sha1-generic $k32 0 $dev 0"
 ANY_KERNEL=1 accepted "aes-xts-plain64 $k32 0 $dev 0 1 high_priority"
 ANY_KERNEL=1 accepted "aes-xts-plain64 $k32 0 $dev 0 1 integrity_key_size:32"
 ANY_KERNEL=1 accepted "aes-xts-plain64 $k32 0 $dev 0 9 allow_discards same_cpu_crypt high_priority submit_from_crypt_cpus no_read_workqueue no_write_workqueue sector_size:4096 iv_large_sectors integrity_key_size:20"
