@@ -15,6 +15,7 @@
 #include <linux/string.h>
 
 #include "cri.h"
+#include "cri_compat.h"
 
 struct cri_iv_name {
 	const char *name;
@@ -411,9 +412,9 @@ static char cri_yn(const struct cri_config *cfg, int bit)
 }
 
 /*
- * What dm-ima measures for this target: dm-crypt's fields in dm-crypt's
- * order (6.12), then force_inline; sizes of the key, never the key or its
- * keyring description.
+ * What dm-ima measures for this target: the running kernel's dm-crypt's
+ * fields in its order, then force_inline; sizes of the key, never the key
+ * or its keyring description.
  */
 unsigned int cri_emit_ima(const struct cri_config *cfg,
 			  const struct target_type *tt, char *result,
@@ -424,7 +425,8 @@ unsigned int cri_emit_ima(const struct cri_config *cfg,
 	DMEMIT_TARGET_NAME_VERSION(tt);
 	DMEMIT(",allow_discards=%c", cri_yn(cfg, CRI_ALLOW_DISCARDS));
 	DMEMIT(",same_cpu_crypt=%c", cri_yn(cfg, CRI_SAME_CPU_CRYPT));
-	DMEMIT(",high_priority=%c", cri_yn(cfg, CRI_HIGH_PRIORITY));
+	if (cri_ima_has_high_priority())
+		DMEMIT(",high_priority=%c", cri_yn(cfg, CRI_HIGH_PRIORITY));
 	DMEMIT(",submit_from_crypt_cpus=%c",
 	       cri_yn(cfg, CRI_SUBMIT_FROM_CRYPT_CPUS));
 	DMEMIT(",no_read_workqueue=%c", cri_yn(cfg, CRI_NO_READ_WORKQUEUE));

@@ -115,4 +115,13 @@ static inline bool cri_mempool_is_saturated(mempool_t *pool)
 	return READ_ONCE(pool->curr_nr) >= pool->min_nr;
 }
 
+/*
+ * dm-crypt's dm-ima text gained "high_priority=" with the flag in 6.10; the
+ * target records what the running kernel's dm-crypt records.
+ */
+static inline bool cri_ima_has_high_priority(void)
+{
+	return LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0);
+}
+
 #endif /* CRI_COMPAT_H */
