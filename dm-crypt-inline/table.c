@@ -37,16 +37,20 @@ static const char * const cri_iv_unsupported[] = {
 };
 
 /*
- * Look the IV mode up.  As dm-crypt, options after the mode are used by
- * the modes that take them (essiv) and ignored by the others, and a mode
- * that is unknown or not supported here is refused only once the tfm shows
- * that the cipher takes an IV (cri_iv_check()).
+ * Look the IV mode up (NULL: none given).  As dm-crypt, options after the
+ * mode are used by the modes that take them (essiv) and ignored by the
+ * others, and a mode that is unknown or not supported here is refused only
+ * once the tfm shows that the cipher takes an IV (cri_iv_check()).
  */
 static int cri_parse_ivmode(struct cri_config *cfg, const char *ivmode,
 			    const char *opts, char **error)
 {
 	unsigned int i;
 
+	if (!ivmode) {
+		cfg->iv_mode = CRI_IV_NONE;
+		return 0;
+	}
 	cfg->iv_mode = CRI_IV_INVALID;
 	for (i = 0; i < ARRAY_SIZE(cri_iv_unsupported); i++)
 		if (!strcmp(ivmode, cri_iv_unsupported[i]))
@@ -107,13 +111,9 @@ static int cri_parse_capi(struct cri_config *cfg, char *spec, char **error)
 		*error = "AEAD (authenticated) ciphers are not supported";
 		return -EINVAL;
 	}
-	if (ivmode) {
-		err = cri_parse_ivmode(cfg, ivmode, opts, error);
-		if (err)
-			return err;
-	} else {
-		cfg->iv_mode = CRI_IV_NONE;
-	}
+	err = cri_parse_ivmode(cfg, ivmode, opts, error);
+	if (err)
+		return err;
 	return cri_set_crypto_name(cfg, spec, error);
 }
 
@@ -160,13 +160,9 @@ static int cri_parse_old(struct cri_config *cfg, char *spec, char **error)
 		*error = "IV mechanism required";
 		return -EINVAL;
 	}
-	if (ivmode) {
-		err = cri_parse_ivmode(cfg, ivmode, spec, error);
-		if (err)
-			return err;
-	} else {
-		cfg->iv_mode = CRI_IV_NONE;
-	}
+	err = cri_parse_ivmode(cfg, ivmode, spec, error);
+	if (err)
+		return err;
 
 	api = kasprintf(GFP_KERNEL, "%s(%s)", chainmode, cipher);
 	if (!api)
