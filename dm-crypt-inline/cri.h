@@ -23,12 +23,10 @@
 #include <linux/workqueue.h>
 #include <crypto/skcipher.h>
 
-/*
- * Bytes.  Our own bound, not dm-crypt's (it has none): enough for every
- * single-key cipher it takes, including 512-bit XTS.
- */
-#define CRI_MAX_KEY_SIZE	128
 #define CRI_MAX_IV_SIZE		32
+#define CRI_LMK_SEED_SIZE	64	/* dm-crypt hashes 64 bytes, 16 of key */
+#define CRI_TCW_WHITENING_SIZE	16
+#define CRI_ELEPHANT_MAX_KEY	32
 
 enum cri_iv_mode {
 	CRI_IV_NONE,		/* ecb: no IV at all */
@@ -38,6 +36,10 @@ enum cri_iv_mode {
 	CRI_IV_PLAIN64BE,
 	CRI_IV_ESSIV,
 	CRI_IV_BENBI,
+	CRI_IV_LMK,		/* loop-AES v2/v3 */
+	CRI_IV_TCW,		/* TrueCrypt before 4.1 */
+	CRI_IV_EBOIV,		/* BitLocker CBC */
+	CRI_IV_ELEPHANT,	/* BitLocker CBC with the Elephant diffuser */
 	/*
 	 * Named but not usable; as dm-crypt, refused only if the cipher takes
 	 * an IV (a cipher without one ignores any IV mode).
@@ -75,8 +77,9 @@ struct cri_config {
 	char *iv_opts;		/* essiv hash; NULL otherwise */
 	enum cri_key_type key_type;
 	char *key_desc;		/* keyring description; NULL for hex */
-	unsigned int key_size;	/* bytes */
-	u8 key[CRI_MAX_KEY_SIZE];	/* hex keys only */
+	unsigned int key_size;	/* bytes, all parts */
+	unsigned int key_count;	/* tfms, power of 2: cipher:<keycount> */
+	u8 *key;		/* hex keys, until the key is loaded */
 	u64 iv_offset;		/* 512-byte sectors */
 	char *dev_path;
 	u64 start;		/* 512-byte sectors */
@@ -92,10 +95,35 @@ struct cri_stats {
 	u64 errors;
 };
 
+/*
+ * What an IV mode keeps beside the tfms, taken from the key's tail (see
+ * iv.c); set with the key, wiped with it.
+ */
+struct cri_iv_state {
+	struct crypto_shash *hash;		/* lmk: md5; tcw: crc32 */
+	struct crypto_sync_skcipher *ivtfm;	/* eboiv: the bulk cipher */
+	struct crypto_sync_skcipher *ecb;	/* elephant: sector keys */
+	u8 *seed;	/* lmk: seed (v3); tcw: IV seed, then whitening */
+};
+
+/* One encryption sector, as the IV modes that touch data see it. */
+struct cri_sector {
+	struct page *in_page;
+	struct page *out_page;
+	unsigned int in_off;
+	unsigned int out_off;
+	u64 sector;		/* 512-byte units, iv_offset included */
+	bool write;
+	u8 *scratch;		/* CRI_ELEPHANT_MAX_KEY bytes, DMA-able */
+};
+
 struct cri_dev {
 	struct dm_dev *dev;
 	struct cri_config cfg;
-	struct crypto_skcipher *tfm;
+	struct crypto_skcipher **tfms;	/* cfg.key_count of them */
+	unsigned int key_parts;		/* as dm-crypt: tfms + IV parts */
+	unsigned int key_extra_size;	/* bytes of the key the IV mode takes */
+	struct cri_iv_state iv;
 	unsigned int iv_size;
 	unsigned int sector_shift;	/* log2(sector_size / 512) */
 	unsigned int benbi_shift;
@@ -131,7 +159,7 @@ int cri_check_alignment(const struct cri_config *cfg, sector_t len,
 void cri_config_free(struct cri_config *cfg);
 unsigned int cri_emit_table(const struct cri_config *cfg, const char *dev_name,
 			    char *result, unsigned int maxlen);
-unsigned int cri_emit_ima(const struct cri_config *cfg,
+unsigned int cri_emit_ima(const struct cri_dev *cd,
 			  const struct target_type *tt, char *result,
 			  unsigned int maxlen);
 int cri_inline_flags(const char *mode, unsigned long *flags);
@@ -153,8 +181,21 @@ int cri_keyring_init(void);
 void cri_keyring_exit(void);
 
 /* iv.c */
-int cri_iv_check(struct cri_dev *cd, char **error);
+int cri_iv_init(struct cri_dev *cd, char **error);
+void cri_iv_exit(struct cri_dev *cd);
+unsigned int cri_subkey_size(const struct cri_dev *cd);
+int cri_iv_set_key(struct cri_dev *cd, const u8 *key);
 void cri_iv_gen(const struct cri_dev *cd, u8 *iv, u64 sector);
+int cri_iv_pre(const struct cri_dev *cd, const struct cri_sector *s, u8 *iv,
+	       bool *in_place);
+int cri_iv_post(const struct cri_dev *cd, const struct cri_sector *s);
+
+/* IV modes with work after the cipher: see cri_iv_post(). */
+static inline bool cri_iv_touches_data(const struct cri_dev *cd)
+{
+	return cd->cfg.iv_mode == CRI_IV_LMK || cd->cfg.iv_mode == CRI_IV_TCW ||
+	       cd->cfg.iv_mode == CRI_IV_ELEPHANT;
+}
 
 /* io.c */
 int cri_io_init(struct cri_dev *cd, struct dm_target *ti, char **error);

@@ -81,6 +81,7 @@ struct cri_io {
 	struct scatterlist sg_in;
 	struct scatterlist sg_out;
 	u8 iv[CRI_MAX_IV_SIZE] __aligned(sizeof(u64));
+	u8 scratch[CRI_ELEPHANT_MAX_KEY] __aligned(sizeof(u64));
 	struct skcipher_request req;	/* followed by the tfm's request context */
 };
 
@@ -272,55 +273,104 @@ static void cri_crypt_done(struct cri_io *io)
 		dm_submit_bio_remap(io->base, io->clone);
 }
 
+/* The sector at the iterators; false if it straddles two pages. */
+static bool cri_sector_at(struct cri_io *io, struct cri_sector *s)
+{
+	unsigned int len = io->cd->cfg.sector_size;
+	struct bio_vec in = bio_iter_iovec(io->base, io->iter_in);
+	struct bio_vec out = bio_iter_iovec(io->out, io->iter_out);
+
+	s->in_page = in.bv_page;
+	s->in_off = in.bv_offset;
+	s->out_page = out.bv_page;
+	s->out_off = out.bv_offset;
+	s->sector = io->iv_sector;
+	s->write = io->write;
+	s->scratch = io->scratch;
+	/* Logical block size is sector_size, so a sector never straddles. */
+	return in.bv_len >= len && out.bv_len >= len;
+}
+
+/*
+ * The cipher finished the sector at the iterators: the IV mode's work
+ * after it (lmk, tcw, elephant), then on to the next sector.
+ */
+static int cri_sector_done(struct cri_io *io)
+{
+	unsigned int len = io->cd->cfg.sector_size;
+	struct cri_sector s;
+	int err = 0;
+
+	if (cri_iv_touches_data(io->cd)) {
+		cri_sector_at(io, &s);
+		err = cri_iv_post(io->cd, &s);
+	}
+	bio_advance_iter(io->base, &io->iter_in, len);
+	bio_advance_iter(io->out, &io->iter_out, len);
+	io->iv_sector += len >> SECTOR_SHIFT;
+	return err;
+}
+
 static void cri_crypt_continue(struct work_struct *work)
 {
-	cri_crypt_resume(container_of(work, struct cri_io, work), true);
+	struct cri_io *io = container_of(work, struct cri_io, work);
+
+	if (!io->status && cri_sector_done(io))
+		io->status = BLK_STS_IOERR;
+	cri_crypt_resume(io, true);
 }
 
 /*
  * An asynchronous tfm finished a sector, in whatever context its driver
  * completes (cryptd: a worker with BHs off; hardware: possibly hard IRQ).
- * The rest of the bio continues on a workqueue of its own, never here, and
- * not on crypt_wq: queued writes there may wait for ciphertext pages that
- * only come back once writes being encrypted, these among them, finish.
+ * The rest of the bio, and this sector's finishing touches, continue on a
+ * workqueue of their own, never here, and not on crypt_wq: queued writes
+ * there may wait for ciphertext pages that only come back once writes
+ * being encrypted, these among them, finish.
  */
 static void cri_crypt_callback(CRI_CRYPTO_CB_ARG arg, int err)
 {
 	struct cri_io *io = cri_crypto_cb_data(arg);
-	unsigned int len = io->cd->cfg.sector_size;
 
 	/* A backlogged request has only moved to the queue. */
 	if (err == -EINPROGRESS)
 		return;
 	if (err)
 		io->status = BLK_STS_IOERR;
-	bio_advance_iter(io->base, &io->iter_in, len);
-	bio_advance_iter(io->out, &io->iter_out, len);
-	io->iv_sector += len >> SECTOR_SHIFT;
 	INIT_WORK(&io->work, cri_crypt_continue);
 	queue_work(io->cd->cont_wq, &io->work);
 }
 
-/* Start one sector; returns the crypto API's answer. */
+/*
+ * Start one sector; returns the crypto API's answer.  As dm-crypt, with
+ * several keys sector n (512-byte units, iv_offset included) uses tfm
+ * n mod keycount.
+ */
 static int cri_crypt_sector(struct cri_io *io, u32 flags)
 {
 	struct cri_dev *cd = io->cd;
 	unsigned int len = cd->cfg.sector_size;
-	struct bio_vec in = bio_iter_iovec(io->base, io->iter_in);
-	struct bio_vec out = bio_iter_iovec(io->out, io->iter_out);
+	unsigned int key = io->iv_sector & (cd->cfg.key_count - 1);
+	struct cri_sector s;
+	bool in_place;
+	int err;
 
-	/* Logical block size is sector_size, so a sector never straddles. */
-	if (unlikely(in.bv_len < len || out.bv_len < len))
+	if (unlikely(!cri_sector_at(io, &s)))
 		return -EIO;
+	err = cri_iv_pre(cd, &s, io->iv, &in_place);
+	if (unlikely(err))
+		return err;
+	if (in_place) {
+		s.in_page = s.out_page;
+		s.in_off = s.out_off;
+	}
 
 	sg_init_table(&io->sg_in, 1);
-	sg_set_page(&io->sg_in, in.bv_page, len, in.bv_offset);
+	sg_set_page(&io->sg_in, s.in_page, len, s.in_off);
 	sg_init_table(&io->sg_out, 1);
-	sg_set_page(&io->sg_out, out.bv_page, len, out.bv_offset);
+	sg_set_page(&io->sg_out, s.out_page, len, s.out_off);
 
-	cri_iv_gen(cd, io->iv, io->iv_sector);
-
-	skcipher_request_set_tfm(&io->req, cd->tfm);
+	skcipher_request_set_tfm(&io->req, cd->tfms[key]);
 	skcipher_request_set_callback(&io->req, flags, cri_crypt_callback, io);
 	skcipher_request_set_crypt(&io->req, &io->sg_in, &io->sg_out, len,
 				   io->iv);
@@ -337,20 +387,18 @@ static int cri_crypt_sector(struct cri_io *io, u32 flags)
  */
 static void cri_crypt_resume(struct cri_io *io, bool may_sleep)
 {
-	unsigned int len = io->cd->cfg.sector_size;
 	int err;
 
 	while (io->iter_in.bi_size && !io->status) {
 		err = cri_crypt_sector(io, CRYPTO_TFM_REQ_MAY_BACKLOG);
 		if (err == -EINPROGRESS || err == -EBUSY)
 			return;
+		if (!err)
+			err = cri_sector_done(io);
 		if (err) {
 			io->status = BLK_STS_IOERR;
 			break;
 		}
-		bio_advance_iter(io->base, &io->iter_in, len);
-		bio_advance_iter(io->out, &io->iter_out, len);
-		io->iv_sector += len >> SECTOR_SHIFT;
 		if (may_sleep)
 			cond_resched();
 	}
@@ -651,7 +699,7 @@ int cri_io_init(struct cri_dev *cd, struct dm_target *ti, char **error)
 
 	/* As dm-crypt: the request context may be handed to DMA. */
 	cd->per_bio_size = ALIGN(sizeof(struct cri_io) +
-				 crypto_skcipher_reqsize(cd->tfm),
+				 crypto_skcipher_reqsize(cd->tfms[0]),
 				 ARCH_DMA_MINALIGN);
 	ti->per_io_data_size = cd->per_bio_size;
 

@@ -146,7 +146,7 @@ static int cri_parse_keyring_ref(struct cri_config *cfg, const char *arg,
 		return -EINVAL;
 	}
 	desc++;
-	if (!size || size > CRI_MAX_KEY_SIZE) {
+	if (!size) {
 		*error = "Invalid key size";
 		return -EINVAL;
 	}
@@ -183,18 +183,26 @@ int cri_parse_key(struct cri_config *cfg, char *arg, char **error)
 	if (arg[0] == ':')
 		return cri_parse_keyring_ref(cfg, arg, error);
 
-	/* As dm-crypt: an odd trailing hex digit is ignored. */
-	if (len / 2 > CRI_MAX_KEY_SIZE || len < 2) {
+	/*
+	 * As dm-crypt: an odd trailing hex digit is ignored, and the key is
+	 * as long as the table makes it (lmk's 65 keys take over 2 KiB).
+	 */
+	if (len < 2) {
+		memset(arg, '0', len);
 		*error = "Invalid key size";
 		return -EINVAL;
 	}
 	cfg->key_type = CRI_KEY_HEX;
 	cfg->key_size = len / 2;
-	err = hex2bin(cfg->key, arg, cfg->key_size);
+	cfg->key = kmalloc(cfg->key_size, GFP_KERNEL);
+	err = cfg->key ? hex2bin(cfg->key, arg, cfg->key_size) : -ENOMEM;
 	/* As dm-crypt: no copy of the digits stays in the argument buffer. */
 	memset(arg, '0', len);
 	if (err) {
-		memzero_explicit(cfg->key, sizeof(cfg->key));
+		kfree_sensitive(cfg->key);
+		cfg->key = NULL;
+		if (err == -ENOMEM)
+			return err;
 		*error = "Invalid key string: not hex";
 		return -EINVAL;
 	}
@@ -240,9 +248,12 @@ static const u8 *cri_key_payload(const struct cri_config *cfg,
 	}
 }
 
-/* Copy a keyring key's payload into buf; it must be exactly size bytes. */
-static int cri_read_keyring(const struct cri_config *cfg, struct key *key,
-			    u8 *buf, char **error)
+/*
+ * Copy a keyring key's payload, which must be exactly the table's size,
+ * into cfg->key.
+ */
+static int cri_read_keyring(struct cri_config *cfg, struct key *key,
+			    char **error)
 {
 	const u8 *data;
 	unsigned int len = 0;
@@ -257,7 +268,9 @@ static int cri_read_keyring(const struct cri_config *cfg, struct key *key,
 		*error = "Keyring key size does not match the table";
 		err = -EINVAL;
 	} else {
-		memcpy(buf, data, cfg->key_size);
+		cfg->key = kmemdup(data, len, GFP_KERNEL);
+		if (!cfg->key)
+			err = -ENOMEM;
 	}
 	up_read(&key->sem);
 	return err;
@@ -310,7 +323,7 @@ static int cri_load_keyring_key(struct cri_dev *cd, char **error)
 		*error = "Keyring key not found or not accessible";
 		return PTR_ERR(key);
 	}
-	err = cri_read_keyring(cfg, key, cfg->key, error);
+	err = cri_read_keyring(cfg, key, error);
 	if (!err && cri_is_owned_desc(cfg)) {
 		err = cri_hold_owned(key);
 		if (!err)
@@ -318,6 +331,25 @@ static int cri_load_keyring_key(struct cri_dev *cd, char **error)
 	}
 	key_put(key);
 	return err;
+}
+
+/*
+ * Give every tfm its part of @key and the IV mode its own, as dm-crypt
+ * splits a key: tfm i takes the i-th subkey, the IV mode the tail.  All
+ * are set even if one fails, so none keeps an older key.
+ */
+static int cri_apply_key(struct cri_dev *cd, const u8 *key)
+{
+	unsigned int sub = cri_subkey_size(cd), i;
+	int err = 0, r;
+
+	for (i = 0; i < cd->cfg.key_count; i++) {
+		r = crypto_skcipher_setkey(cd->tfms[i], key + i * sub, sub);
+		if (r)
+			err = r;
+	}
+	r = cri_iv_set_key(cd, key);
+	return err ?: r;
 }
 
 int cri_load_key(struct cri_dev *cd, char **error)
@@ -329,7 +361,7 @@ int cri_load_key(struct cri_dev *cd, char **error)
 		err = cri_load_keyring_key(cd, error);
 	if (err)
 		goto out;
-	err = crypto_skcipher_setkey(cd->tfm, cfg->key, cfg->key_size);
+	err = cri_apply_key(cd, cfg->key);
 	if (err) {
 		*error = "Error setting the key: wrong size for the cipher?";
 		goto out;
@@ -337,8 +369,9 @@ int cri_load_key(struct cri_dev *cd, char **error)
 	if (cfg->key_type == CRI_KEY_HEX)
 		err = cri_store_hex_key(cd, error);
 out:
-	/* The tfm holds the key schedule; no other copy stays behind. */
-	memzero_explicit(cfg->key, sizeof(cfg->key));
+	/* The tfms hold the key schedules; no other copy stays behind. */
+	kfree_sensitive(cfg->key);
+	cfg->key = NULL;
 	cd->key_valid = !err;
 	return err;
 }
@@ -374,14 +407,17 @@ void cri_keyring_exit(void)
  */
 int cri_wipe_key(struct cri_dev *cd, char **error)
 {
-	u8 *junk = cd->cfg.key;
-	int err;
+	u8 *junk;
+	int err = -ENOMEM;
 
 	cd->key_valid = false;
-	get_random_bytes(junk, cd->cfg.key_size);
-	err = crypto_skcipher_setkey(cd->tfm, junk, cd->cfg.key_size);
-	memzero_explicit(cd->cfg.key, sizeof(cd->cfg.key));
 	cri_put_key(cd);
+	junk = kmalloc(cd->cfg.key_size, GFP_KERNEL);
+	if (junk) {
+		get_random_bytes(junk, cd->cfg.key_size);
+		err = cri_apply_key(cd, junk);
+		kfree_sensitive(junk);
+	}
 	if (err)
 		*error = "Cannot overwrite the key in the cipher";
 	return err;
@@ -405,7 +441,7 @@ int cri_set_key(struct cri_dev *cd, char *arg, char **error)
 		err = -EINVAL;
 	}
 	if (err) {
-		memzero_explicit(new.key, sizeof(new.key));
+		kfree_sensitive(new.key);
 		kfree(new.key_desc);
 		return err;
 	}
@@ -414,8 +450,8 @@ int cri_set_key(struct cri_dev *cd, char *arg, char **error)
 	kfree(cfg->key_desc);
 	cfg->key_desc = new.key_desc;
 	cfg->key_type = new.key_type;
-	memcpy(cfg->key, new.key, sizeof(cfg->key));
-	memzero_explicit(new.key, sizeof(new.key));
+	kfree_sensitive(cfg->key);
+	cfg->key = new.key;
 	return cri_load_key(cd, error);
 }
 

@@ -29,11 +29,15 @@ static const struct cri_iv_name cri_iv_names[] = {
 	{ "plain64be", CRI_IV_PLAIN64BE },
 	{ "essiv", CRI_IV_ESSIV },
 	{ "benbi", CRI_IV_BENBI },
+	{ "lmk", CRI_IV_LMK },
+	{ "tcw", CRI_IV_TCW },
+	{ "eboiv", CRI_IV_EBOIV },
+	{ "elephant", CRI_IV_ELEPHANT },
 };
 
-/* IV modes dm-crypt knows and this target deliberately does not support. */
+/* IV modes dm-crypt knows and this target does not support (yet). */
 static const char * const cri_iv_unsupported[] = {
-	"lmk", "tcw", "random", "eboiv", "elephant",
+	"random",
 };
 
 /*
@@ -114,6 +118,9 @@ static int cri_parse_capi(struct cri_config *cfg, char *spec, char **error)
 	err = cri_parse_ivmode(cfg, ivmode, opts, error);
 	if (err)
 		return err;
+	/* As dm-crypt: capi: has no keycount; lmk means loop-AES's 64 keys. */
+	if (cfg->iv_mode == CRI_IV_LMK)
+		cfg->key_count = 64;
 	return cri_set_crypto_name(cfg, spec, error);
 }
 
@@ -146,10 +153,8 @@ static int cri_parse_old(struct cri_config *cfg, char *spec, char **error)
 		*error = "Bad cipher key count specification";
 		return -EINVAL;
 	}
-	if (keycount && count != 1) {
-		*error = "Only one key per cipher (keycount 1) is supported";
-		return -EINVAL;
-	}
+	if (keycount)
+		cfg->key_count = count;
 
 	/* As dm-crypt: "aes" and "aes-plain" are legacy names of aes-cbc-plain. */
 	if (!chainmode || (!strcmp(chainmode, "plain") && !ivmode)) {
@@ -294,6 +299,7 @@ int cri_parse_table(struct cri_config *cfg, unsigned int argc, char **argv,
 
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->sector_size = 512;
+	cfg->key_count = 1;
 	if (argc < 5) {
 		*error = "Not enough arguments";
 		return -EINVAL;
@@ -348,7 +354,7 @@ void cri_config_free(struct cri_config *cfg)
 	kfree(cfg->iv_opts);
 	kfree(cfg->key_desc);
 	kfree(cfg->dev_path);
-	memzero_explicit(cfg->key, sizeof(cfg->key));
+	kfree_sensitive(cfg->key);
 	memset(cfg, 0, sizeof(*cfg));
 }
 
@@ -412,10 +418,11 @@ static char cri_yn(const struct cri_config *cfg, int bit)
  * fields in its order, then force_inline; sizes of the key, never the key
  * or its keyring description.
  */
-unsigned int cri_emit_ima(const struct cri_config *cfg,
+unsigned int cri_emit_ima(const struct cri_dev *cd,
 			  const struct target_type *tt, char *result,
 			  unsigned int maxlen)
 {
+	const struct cri_config *cfg = &cd->cfg;
 	unsigned int sz = 0;
 
 	DMEMIT_TARGET_NAME_VERSION(tt);
@@ -431,7 +438,8 @@ unsigned int cri_emit_ima(const struct cri_config *cfg,
 	if (cfg->sector_size != 512)
 		DMEMIT(",sector_size=%u", cfg->sector_size);
 	DMEMIT(",cipher_string=%s", cfg->cipher_string);
-	DMEMIT(",key_size=%u,key_parts=1,key_extra_size=0", cfg->key_size);
+	DMEMIT(",key_size=%u,key_parts=%u,key_extra_size=%u", cfg->key_size,
+	       cd->key_parts, cd->key_extra_size);
 	DMEMIT(",key_mac_size=%u", cfg->integrity_key_size);
 	DMEMIT(",force_inline=%c;", cri_yn(cfg, CRI_FORCE_INLINE));
 	return sz;

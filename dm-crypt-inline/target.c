@@ -13,6 +13,17 @@
 
 #include "cri.h"
 
+static void cri_free_tfms(struct cri_dev *cd)
+{
+	unsigned int i;
+
+	for (i = 0; cd->tfms && i < cd->cfg.key_count; i++)
+		if (cd->tfms[i])
+			crypto_free_skcipher(cd->tfms[i]);
+	kfree(cd->tfms);
+	cd->tfms = NULL;
+}
+
 static void cri_dtr(struct dm_target *ti)
 {
 	struct cri_dev *cd = ti->private;
@@ -21,8 +32,8 @@ static void cri_dtr(struct dm_target *ti)
 		return;
 	cri_io_exit(cd);
 	cri_put_key(cd);
-	if (cd->tfm)
-		crypto_free_skcipher(cd->tfm);
+	cri_iv_exit(cd);
+	cri_free_tfms(cd);
 	if (cd->dev)
 		dm_put_device(ti, cd->dev);
 	free_percpu(cd->stats);
@@ -32,21 +43,30 @@ static void cri_dtr(struct dm_target *ti)
 	ti->private = NULL;
 }
 
-static int cri_alloc_tfm(struct cri_dev *cd, char **error)
+/*
+ * One tfm per key of "cipher:<keycount>", as dm-crypt: sector n uses tfm
+ * n mod keycount.  Synchronous or not, both work.  As dm-crypt, no
+ * implementation that allocates memory per request: under memory pressure
+ * it would turn writeback into IO errors.
+ */
+static int cri_alloc_tfms(struct cri_dev *cd, char **error)
 {
-	/*
-	 * Synchronous or not, both work.  As dm-crypt, no implementation that
-	 * allocates memory per request: under memory pressure it would turn
-	 * writeback into IO errors.
-	 */
-	cd->tfm = crypto_alloc_skcipher(cd->cfg.crypto_name, 0,
-					CRYPTO_ALG_ALLOCATES_MEMORY);
-	if (IS_ERR(cd->tfm)) {
-		int err = PTR_ERR(cd->tfm);
+	struct crypto_skcipher *tfm;
+	unsigned int i;
 
-		cd->tfm = NULL;
-		*error = "Error allocating crypto tfm (unknown cipher, chain mode or hash?)";
-		return err;
+	cd->tfms = kcalloc(cd->cfg.key_count, sizeof(*cd->tfms), GFP_KERNEL);
+	if (!cd->tfms) {
+		*error = "Cannot allocate the tfm array";
+		return -ENOMEM;
+	}
+	for (i = 0; i < cd->cfg.key_count; i++) {
+		tfm = crypto_alloc_skcipher(cd->cfg.crypto_name, 0,
+					    CRYPTO_ALG_ALLOCATES_MEMORY);
+		if (IS_ERR(tfm)) {
+			*error = "Error allocating crypto tfm (unknown cipher, mode or hash?)";
+			return PTR_ERR(tfm);
+		}
+		cd->tfms[i] = tfm;
 	}
 	return 0;
 }
@@ -78,10 +98,10 @@ static int cri_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 		ti->error = "Device lookup failed";
 		goto bad;
 	}
-	err = cri_alloc_tfm(cd, &ti->error);
+	err = cri_alloc_tfms(cd, &ti->error);
 	if (err)
 		goto bad;
-	err = cri_iv_check(cd, &ti->error);
+	err = cri_iv_init(cd, &ti->error);
 	if (err)
 		goto bad;
 	err = cri_load_key(cd, &ti->error);
@@ -136,7 +156,7 @@ static void cri_status(struct dm_target *ti, status_type_t type,
 		break;
 	case STATUSTYPE_IMA:
 		mutex_lock(&cd->lock);
-		cri_emit_ima(&cd->cfg, ti->type, result, maxlen);
+		cri_emit_ima(cd, ti->type, result, maxlen);
 		mutex_unlock(&cd->lock);
 		break;
 	}

@@ -12,7 +12,9 @@
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/mm.h>
 #include <crypto/aes.h>
+#include <crypto/algapi.h>
 #include <crypto/sha2.h>
 #include <crypto/skcipher.h>
 
@@ -115,11 +117,11 @@ static const struct cipher_case cipher_cases[] = {
 	{ "aes-xts-plain64-extra " K32 " 0 /dev/ram0 0", "xts(aes)", CRI_IV_INVALID },
 	{ "aes-ecb- " K32 " 0 /dev/ram0 0", "ecb(aes)", CRI_IV_INVALID },
 	{ "capi:ecb(aes)- " K32 " 0 /dev/ram0 0", "ecb(aes)", CRI_IV_INVALID },
-	{ "aes-cbc-lmk " K32 " 0 /dev/ram0 0", "cbc(aes)", CRI_IV_UNSUPPORTED },
-	{ "aes-cbc-tcw " K32 " 0 /dev/ram0 0", "cbc(aes)", CRI_IV_UNSUPPORTED },
+	{ "aes-cbc-lmk " K32 " 0 /dev/ram0 0", "cbc(aes)", CRI_IV_LMK },
+	{ "aes-cbc-tcw " K32 " 0 /dev/ram0 0", "cbc(aes)", CRI_IV_TCW },
 	{ "aes-cbc-random " K32 " 0 /dev/ram0 0", "cbc(aes)", CRI_IV_UNSUPPORTED },
-	{ "aes-cbc-eboiv " K32 " 0 /dev/ram0 0", "cbc(aes)", CRI_IV_UNSUPPORTED },
-	{ "aes-cbc-elephant:sha256 " K32 " 0 /dev/ram0 0", "cbc(aes)", CRI_IV_UNSUPPORTED },
+	{ "aes-cbc-eboiv " K32 " 0 /dev/ram0 0", "cbc(aes)", CRI_IV_EBOIV },
+	{ "aes-cbc-elephant:sha256 " K32 " 0 /dev/ram0 0", "cbc(aes)", CRI_IV_ELEPHANT },
 	{ "aes:01-xts-plain64 " K32 " 0 /dev/ram0 0", "xts(aes)", CRI_IV_PLAIN64 },
 };
 
@@ -374,24 +376,25 @@ static void test_key_hex_odd_digit(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cfg->key[63], 0x3f);
 }
 
+/* As dm-crypt: no upper bound (loop-AES v3 takes 65 keys of 32 bytes). */
 static void test_key_hex_limits(struct kunit *test)
 {
+	const unsigned int size = 65 * 32;
 	struct cri_config *cfg;
 	char *line, *error;
 	int err;
 
-	line = kunit_kzalloc(test, 600, GFP_KERNEL);
+	line = kunit_kzalloc(test, 2 * size + 64, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, line);
-	strscpy(line, "aes-xts-plain64 ", 600);
-	memset(line + strlen(line), 'a', 2 * CRI_MAX_KEY_SIZE);
+	strscpy(line, "aes:64-cbc-lmk ", 2 * size + 64);
+	memset(line + strlen(line), 'a', 2 * size);
 	strcat(line, " 0 /dev/x 0");
 	cfg = parse_ok(test, line);
-	KUNIT_EXPECT_EQ(test, cfg->key_size, (unsigned int)CRI_MAX_KEY_SIZE);
+	KUNIT_EXPECT_EQ(test, cfg->key_size, size);
+	KUNIT_EXPECT_EQ(test, cfg->key_count, 64U);
+	KUNIT_EXPECT_EQ(test, cfg->key[size - 1], 0xaa);
 
-	strscpy(line, "aes-xts-plain64 ", 600);
-	memset(line + strlen(line), 'a', 2 * CRI_MAX_KEY_SIZE + 2);
-	strcat(line, " 0 /dev/x 0");
-	err = parse_line(test, line, &cfg, &error);
+	err = parse_line(test, "aes-xts-plain64 a 0 /dev/x 0", &cfg, &error);
 	KUNIT_EXPECT_EQ(test, err, -EINVAL);
 	KUNIT_EXPECT_STREQ(test, error, "Invalid key size");
 }
@@ -399,13 +402,12 @@ static void test_key_hex_limits(struct kunit *test)
 /* A refused hex key leaves no key bytes behind in the config. */
 static void test_key_bad_hex_wiped(struct kunit *test)
 {
-	static const u8 zero[CRI_MAX_KEY_SIZE];
 	static const char line[] = "aes-xts-plain64 0102030405060708090a0b0c0d0e0fzz 0 /dev/x 0";
 	struct cri_config *cfg;
 	char *error;
 
 	KUNIT_EXPECT_EQ(test, -EINVAL, parse_line(test, line, &cfg, &error));
-	KUNIT_EXPECT_MEMEQ(test, cfg->key, zero, sizeof(zero));
+	KUNIT_EXPECT_NULL(test, cfg->key);
 }
 
 /* As dm-crypt: the hex digits do not stay behind in dm core's argv copy. */
@@ -489,11 +491,10 @@ static void test_key_trusted(struct kunit *test)
 
 static void test_config_free_wipes(struct kunit *test)
 {
-	static const u8 zero[CRI_MAX_KEY_SIZE];
 	struct cri_config *cfg = parse_ok(test, "aes-xts-plain64 " K64 " 0 /dev/x 0");
 
 	cri_config_free(cfg);
-	KUNIT_EXPECT_MEMEQ(test, cfg->key, zero, sizeof(zero));
+	KUNIT_EXPECT_NULL(test, cfg->key);
 	KUNIT_EXPECT_NULL(test, cfg->cipher_string);
 	KUNIT_EXPECT_EQ(test, cfg->key_size, 0U);
 }
@@ -589,9 +590,13 @@ static void test_emit_ima(struct kunit *test)
 	static struct target_type tt = { .name = "crypt-inline", .version = {0, 1, 0} };
 	struct cri_config *cfg = parse_ok(test,
 		"aes-xts-plain64 :64:logon:secret-desc 0 253:1 0 4 allow_discards high_priority force_inline sector_size:4096");
+	struct cri_dev *cd = kunit_kzalloc(test, sizeof(*cd), GFP_KERNEL);
 	char out[512];
 
-	cri_emit_ima(cfg, &tt, out, sizeof(out));
+	KUNIT_ASSERT_NOT_NULL(test, cd);
+	cd->cfg = *cfg;
+	cd->key_parts = 1;
+	cri_emit_ima(cd, &tt, out, sizeof(out));
 	KUNIT_EXPECT_STREQ(test, out,
 			   "target_name=crypt-inline,target_version=0.1.0,allow_discards=y,same_cpu_crypt=n,high_priority=y,submit_from_crypt_cpus=n,no_read_workqueue=n,no_write_workqueue=n,iv_large_sectors=n,sector_size=4096,cipher_string=aes-xts-plain64,key_size=64,key_parts=1,key_extra_size=0,key_mac_size=0,force_inline=y;");
 	KUNIT_EXPECT_NULL(test, strstr(out, "secret-desc"));
@@ -724,14 +729,17 @@ static void test_key_message_wipe(struct kunit *test)
 	struct cri_dev *cd = key_dev(test);
 	char **argv, *error;
 
-	cd->tfm = crypto_alloc_skcipher("xts(aes)", 0, 0);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(cd->tfm));
+	struct crypto_skcipher *tfm = crypto_alloc_skcipher("xts(aes)", 0, 0);
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(tfm));
+	cd->tfms = &tfm;
+	cd->cfg.key_count = 1;
 	cd->cfg.key_size = 64;
 	cd->suspended = true;
 	KUNIT_EXPECT_EQ(test, 0, key_message(test, cd, "key wipe", &argv, &error));
 	KUNIT_EXPECT_FALSE(test, cd->key_valid);
 	KUNIT_EXPECT_NULL(test, cd->owned_key);
-	crypto_free_skcipher(cd->tfm);
+	crypto_free_skcipher(tfm);
 }
 
 static struct kunit_case cri_key_cases[] = {
@@ -853,14 +861,27 @@ static void free_tfm(void *tfm)
 	crypto_free_skcipher(tfm);
 }
 
+static void free_iv(void *cd)
+{
+	cri_iv_exit(cd);
+}
+
+/* A device with one tfm of alg (key_count 1), key_size bytes of key. */
 static struct cri_dev *check_dev(struct kunit *test, const char *alg,
 				 enum cri_iv_mode mode)
 {
 	struct cri_dev *cd = iv_dev(test, mode, 0);
 
-	cd->tfm = crypto_alloc_skcipher(alg, 0, 0);
-	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(cd->tfm), "%s: %ld", alg, PTR_ERR(cd->tfm));
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, free_tfm, cd->tfm));
+	cd->tfms = kunit_kzalloc(test, sizeof(*cd->tfms), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, cd->tfms);
+	cd->tfms[0] = crypto_alloc_skcipher(alg, 0, 0);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(cd->tfms[0]), "%s: %ld", alg,
+			       PTR_ERR(cd->tfms[0]));
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, free_tfm, cd->tfms[0]));
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, free_iv, cd));
+	cd->cfg.key_count = 1;
+	cd->cfg.key_size = 32;
+	cd->cfg.crypto_name = (char *)alg;
 	return cd;
 }
 
@@ -870,32 +891,32 @@ static void test_iv_check(struct kunit *test)
 	char *error = NULL;
 
 	cd = check_dev(test, "cbc(aes)", CRI_IV_BENBI);
-	KUNIT_EXPECT_EQ(test, 0, cri_iv_check(cd, &error));
+	KUNIT_EXPECT_EQ(test, 0, cri_iv_init(cd, &error));
 	KUNIT_EXPECT_EQ(test, cd->iv_size, 16U);
 	KUNIT_EXPECT_EQ(test, cd->benbi_shift, 5U);
 
 	/* A cipher without IV ignores the IV mode, as dm-crypt does. */
 	cd = check_dev(test, "ecb(aes)", CRI_IV_PLAIN64);
-	KUNIT_EXPECT_EQ(test, 0, cri_iv_check(cd, &error));
+	KUNIT_EXPECT_EQ(test, 0, cri_iv_init(cd, &error));
 	KUNIT_EXPECT_EQ(test, cd->iv_size, 0U);
 	KUNIT_EXPECT_EQ(test, cd->cfg.iv_mode, CRI_IV_NONE);
 
 	cd = check_dev(test, "cbc(aes)", CRI_IV_NONE);
-	KUNIT_EXPECT_EQ(test, -EINVAL, cri_iv_check(cd, &error));
+	KUNIT_EXPECT_EQ(test, -EINVAL, cri_iv_init(cd, &error));
 	KUNIT_EXPECT_STREQ(test, error, "IV mechanism required");
 
 	/* Unknown and unsupported modes: refused where an IV is used. */
 	cd = check_dev(test, "cbc(aes)", CRI_IV_INVALID);
-	KUNIT_EXPECT_EQ(test, -EINVAL, cri_iv_check(cd, &error));
+	KUNIT_EXPECT_EQ(test, -EINVAL, cri_iv_init(cd, &error));
 	KUNIT_EXPECT_STREQ(test, error, "Invalid IV mode");
 	cd = check_dev(test, "cbc(aes)", CRI_IV_UNSUPPORTED);
-	KUNIT_EXPECT_EQ(test, -EINVAL, cri_iv_check(cd, &error));
+	KUNIT_EXPECT_EQ(test, -EINVAL, cri_iv_init(cd, &error));
 	KUNIT_EXPECT_EQ(test, 0, strncmp(error, "Unsupported IV mode", 19));
 	cd = check_dev(test, "ecb(aes)", CRI_IV_INVALID);
-	KUNIT_EXPECT_EQ(test, 0, cri_iv_check(cd, &error));
+	KUNIT_EXPECT_EQ(test, 0, cri_iv_init(cd, &error));
 	KUNIT_EXPECT_EQ(test, cd->cfg.iv_mode, CRI_IV_NONE);
 	cd = check_dev(test, "ecb(aes)", CRI_IV_UNSUPPORTED);
-	KUNIT_EXPECT_EQ(test, 0, cri_iv_check(cd, &error));
+	KUNIT_EXPECT_EQ(test, 0, cri_iv_init(cd, &error));
 }
 
 /*
@@ -924,10 +945,10 @@ static void test_iv_essiv_vector(struct kunit *test)
 	memset(b, 0x42, 512);
 
 	cd = check_dev(test, "essiv(cbc(aes),sha256)", CRI_IV_ESSIV);
-	KUNIT_ASSERT_EQ(test, 0, cri_iv_check(cd, &error));
-	KUNIT_ASSERT_EQ(test, 0, crypto_skcipher_setkey(cd->tfm, key, sizeof(key)));
+	KUNIT_ASSERT_EQ(test, 0, cri_iv_init(cd, &error));
+	KUNIT_ASSERT_EQ(test, 0, crypto_skcipher_setkey(cd->tfms[0], key, sizeof(key)));
 	cri_iv_gen(cd, iv, 77);
-	req = skcipher_request_alloc(cd->tfm, GFP_KERNEL);
+	req = skcipher_request_alloc(cd->tfms[0], GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, req);
 	sg_init_one(&sg, a, 512);
 	skcipher_request_set_callback(req, 0, crypto_req_done, &wait);
@@ -942,8 +963,8 @@ static void test_iv_essiv_vector(struct kunit *test)
 	put_unaligned_le64(77, iv2);
 	aes_encrypt(aes, iv2, iv2);
 	ref = check_dev(test, "cbc(aes)", CRI_IV_PLAIN64);
-	KUNIT_ASSERT_EQ(test, 0, crypto_skcipher_setkey(ref->tfm, key, sizeof(key)));
-	req = skcipher_request_alloc(ref->tfm, GFP_KERNEL);
+	KUNIT_ASSERT_EQ(test, 0, crypto_skcipher_setkey(ref->tfms[0], key, sizeof(key)));
+	req = skcipher_request_alloc(ref->tfms[0], GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, req);
 	sg_init_one(&sg, b, 512);
 	skcipher_request_set_callback(req, 0, crypto_req_done, &wait);
@@ -953,6 +974,266 @@ static void test_iv_essiv_vector(struct kunit *test)
 
 	KUNIT_EXPECT_MEMEQ(test, a, b, 512);
 	KUNIT_EXPECT_MEMNEQ(test, a + 480, "\x42\x42\x42\x42", 4);
+}
+
+/* How the key divides between tfms and IV modes, as dm-crypt divides it. */
+static void test_iv_key_layout(struct kunit *test)
+{
+	struct cri_dev *cd;
+	char *error = NULL;
+
+	/* loop-AES v2: 64 keys, no seed; v3: a 65th part is the seed. */
+	cd = check_dev(test, "cbc(aes)", CRI_IV_LMK);
+	cd->cfg.key_count = 64;
+	cd->cfg.key_size = 64 * 32;
+	KUNIT_ASSERT_EQ(test, 0, cri_iv_init(cd, &error));
+	KUNIT_EXPECT_EQ(test, cd->key_parts, 64U);
+	KUNIT_EXPECT_EQ(test, cd->key_extra_size, 0U);
+	KUNIT_EXPECT_EQ(test, cri_subkey_size(cd), 32U);
+	KUNIT_EXPECT_NULL(test, cd->iv.seed);
+	cd = check_dev(test, "cbc(aes)", CRI_IV_LMK);
+	cd->cfg.key_count = 64;
+	cd->cfg.key_size = 65 * 32;
+	KUNIT_ASSERT_EQ(test, 0, cri_iv_init(cd, &error));
+	KUNIT_EXPECT_EQ(test, cd->key_parts, 65U);
+	KUNIT_EXPECT_EQ(test, cd->key_extra_size, 32U);
+	KUNIT_EXPECT_EQ(test, cri_subkey_size(cd), 32U);
+	KUNIT_EXPECT_NOT_NULL(test, cd->iv.seed);
+
+	/* tcw: IV seed (the IV size) and 16 bytes of whitening at the tail. */
+	cd = check_dev(test, "cbc(aes)", CRI_IV_TCW);
+	cd->cfg.key_size = 64;
+	KUNIT_ASSERT_EQ(test, 0, cri_iv_init(cd, &error));
+	KUNIT_EXPECT_EQ(test, cd->key_parts, 3U);
+	KUNIT_EXPECT_EQ(test, cd->key_extra_size, 32U);
+	KUNIT_EXPECT_EQ(test, cri_subkey_size(cd), 32U);
+	cd = check_dev(test, "cbc(aes)", CRI_IV_TCW);
+	KUNIT_EXPECT_EQ(test, -EINVAL, cri_iv_init(cd, &error));
+	KUNIT_EXPECT_STREQ(test, error, "Wrong key size for TCW");
+
+	/* elephant: half the key is the sector-key AES key, at most 32 bytes. */
+	cd = check_dev(test, "cbc(aes)", CRI_IV_ELEPHANT);
+	cd->cfg.key_size = 64;
+	KUNIT_ASSERT_EQ(test, 0, cri_iv_init(cd, &error));
+	KUNIT_EXPECT_EQ(test, cd->key_extra_size, 32U);
+	KUNIT_EXPECT_EQ(test, cri_subkey_size(cd), 32U);
+	cd = check_dev(test, "cbc(aes)", CRI_IV_ELEPHANT);
+	cd->cfg.key_size = 128;
+	KUNIT_EXPECT_EQ(test, -EINVAL, cri_iv_init(cd, &error));
+
+	/* lmk and tcw work on 512-byte sectors only. */
+	cd = check_dev(test, "cbc(aes)", CRI_IV_LMK);
+	cd->cfg.sector_size = 4096;
+	KUNIT_EXPECT_EQ(test, -EINVAL, cri_iv_init(cd, &error));
+	KUNIT_EXPECT_STREQ(test, error, "Unsupported sector size for LMK");
+	cd = check_dev(test, "xts(aes)", CRI_IV_EBOIV);
+	KUNIT_EXPECT_EQ(test, 0, cri_iv_init(cd, &error));
+}
+
+static void free_page_action(void *page)
+{
+	__free_page(page);
+}
+
+/* A sector of 512 bytes at the start of a fresh page, for pre and post. */
+static void sector_on_page(struct kunit *test, struct cri_sector *s, u64 sector,
+			   bool write)
+{
+	struct page *page = alloc_page(GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, free_page_action, page));
+	memset(s, 0, sizeof(*s));
+	s->in_page = page;
+	s->out_page = page;
+	s->sector = sector;
+	s->write = write;
+	s->scratch = kunit_kzalloc(test, CRI_ELEPHANT_MAX_KEY, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, s->scratch);
+}
+
+static void fill_pattern(u8 *p, unsigned int len, u8 seed)
+{
+	unsigned int i;
+
+	for (i = 0; i < len; i++)
+		p[i] = (u8)(seed + i * 7);
+}
+
+/* eboiv: the IV is AES_K(le64 byte offset), by its definition. */
+static void test_iv_eboiv_vector(struct kunit *test)
+{
+	static const u8 key[32] = { 9, 8, 7, 6, 5, 4, 3, 2, 1 };
+	struct crypto_aes_ctx *aes;
+	struct cri_sector s;
+	struct cri_dev *cd;
+	u8 *iv, want[16] = { };
+	char *error = NULL;
+	bool in_place;
+
+	aes = kunit_kzalloc(test, sizeof(*aes), GFP_KERNEL);
+	iv = kunit_kzalloc(test, CRI_MAX_IV_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, aes && iv);
+	cd = check_dev(test, "cbc(aes)", CRI_IV_EBOIV);
+	cd->cfg.sector_size = 4096;
+	cd->sector_shift = 3;
+	__set_bit(CRI_IV_LARGE_SECTORS, &cd->cfg.flags);
+	KUNIT_ASSERT_EQ(test, 0, cri_iv_init(cd, &error));
+	KUNIT_ASSERT_EQ(test, 0, cri_iv_set_key(cd, key));
+	sector_on_page(test, &s, 8 * 1000, true);
+	KUNIT_ASSERT_EQ(test, 0, cri_iv_pre(cd, &s, iv, &in_place));
+	KUNIT_EXPECT_FALSE(test, in_place);
+
+	KUNIT_ASSERT_EQ(test, 0, aes_expandkey(aes, key, sizeof(key)));
+	put_unaligned_le64(1000 * 4096, want);
+	aes_encrypt(aes, want, want);
+	KUNIT_EXPECT_MEMEQ(test, iv, want, 16);
+}
+
+/*
+ * lmk: the IV of a write is what a read, decrypted with a zero IV, takes
+ * out of its first block again; it depends on the data past that block,
+ * on the sector and on the seed.
+ */
+static void test_iv_lmk_roundtrip(struct kunit *test)
+{
+	u8 *key, *iv, *iv2, *plain, *data;
+	struct cri_sector s;
+	struct cri_dev *cd;
+	char *error = NULL;
+	bool in_place;
+
+	key = kunit_kzalloc(test, 65 * 32, GFP_KERNEL);
+	iv = kunit_kzalloc(test, CRI_MAX_IV_SIZE, GFP_KERNEL);
+	iv2 = kunit_kzalloc(test, CRI_MAX_IV_SIZE, GFP_KERNEL);
+	plain = kunit_kzalloc(test, 512, GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, key && iv && iv2 && plain);
+	fill_pattern(key, 65 * 32, 3);
+	cd = check_dev(test, "cbc(aes)", CRI_IV_LMK);
+	cd->cfg.key_count = 64;
+	cd->cfg.key_size = 65 * 32;
+	KUNIT_ASSERT_EQ(test, 0, cri_iv_init(cd, &error));
+	KUNIT_ASSERT_EQ(test, 0, cri_iv_set_key(cd, key));
+	KUNIT_EXPECT_MEMEQ(test, cd->iv.seed, key + 64 * 32, 16);
+
+	sector_on_page(test, &s, 0x123456789aULL, true);
+	data = page_address(s.in_page);
+	fill_pattern(plain, 512, 11);
+	memcpy(data, plain, 512);
+	KUNIT_ASSERT_EQ(test, 0, cri_iv_pre(cd, &s, iv, &in_place));
+	KUNIT_EXPECT_MEMNEQ(test, iv, iv2, 16);
+	crypto_xor(data, iv, 16);
+	s.write = false;
+	KUNIT_ASSERT_EQ(test, 0, cri_iv_pre(cd, &s, iv2, &in_place));
+	KUNIT_EXPECT_TRUE(test, !memchr_inv(iv2, 0, 16));
+	KUNIT_ASSERT_EQ(test, 0, cri_iv_post(cd, &s));
+	KUNIT_EXPECT_MEMEQ(test, data, plain, 512);
+
+	/* Another sector, or another byte past the first block: another IV. */
+	s.write = true;
+	s.sector++;
+	KUNIT_ASSERT_EQ(test, 0, cri_iv_pre(cd, &s, iv2, &in_place));
+	KUNIT_EXPECT_MEMNEQ(test, iv, iv2, 16);
+	s.sector--;
+	data[511] ^= 1;
+	KUNIT_ASSERT_EQ(test, 0, cri_iv_pre(cd, &s, iv2, &in_place));
+	KUNIT_EXPECT_MEMNEQ(test, iv, iv2, 16);
+}
+
+/*
+ * tcw: IV = seed ^ sector in each 8-byte half; whitening is its own
+ * inverse, differs per sector and changes every 8-byte word alike.
+ */
+static void test_iv_tcw(struct kunit *test)
+{
+	u8 key[64], *iv, *data, *copy;
+	u8 want[16];
+	struct cri_sector s;
+	struct cri_dev *cd;
+	char *error = NULL;
+	unsigned int i;
+	bool in_place;
+
+	iv = kunit_kzalloc(test, CRI_MAX_IV_SIZE, GFP_KERNEL);
+	copy = kunit_kzalloc(test, 512, GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, iv && copy);
+	fill_pattern(key, sizeof(key), 5);
+	cd = check_dev(test, "cbc(aes)", CRI_IV_TCW);
+	cd->cfg.key_size = sizeof(key);
+	KUNIT_ASSERT_EQ(test, 0, cri_iv_init(cd, &error));
+	KUNIT_ASSERT_EQ(test, 0, cri_iv_set_key(cd, key));
+
+	sector_on_page(test, &s, 0x0102030405060708ULL, false);
+	data = page_address(s.in_page);
+	fill_pattern(data, 512, 1);
+	memcpy(copy, data, 512);
+	/* A read strips whitening before the IV is used. */
+	KUNIT_ASSERT_EQ(test, 0, cri_iv_pre(cd, &s, iv, &in_place));
+	for (i = 0; i < 16; i++)
+		want[i] = key[32 + i] ^ (u8)(0x08 - (i % 8));
+	KUNIT_EXPECT_MEMEQ(test, iv, want, 16);
+	KUNIT_EXPECT_MEMNEQ(test, data, copy, 8);
+	for (i = 8; i < 512; i += 8) {
+		u8 a[8], b[8];
+
+		crypto_xor_cpy(a, data, copy, 8);
+		crypto_xor_cpy(b, data + i, copy + i, 8);
+		KUNIT_EXPECT_MEMEQ(test, a, b, 8);
+	}
+	s.write = true;
+	KUNIT_ASSERT_EQ(test, 0, cri_iv_post(cd, &s));
+	KUNIT_EXPECT_MEMEQ(test, data, copy, 512);
+}
+
+/*
+ * elephant: a write's preparation of the plaintext (sector key, diffusers)
+ * is undone exactly by a read's finishing, and it diffuses: one bit in
+ * changes most of the sector.
+ */
+static void test_iv_elephant_roundtrip(struct kunit *test)
+{
+	u8 key[64], *iv, *plain, *data, *first;
+	struct cri_sector s;
+	struct cri_dev *cd;
+	char *error = NULL;
+	unsigned int i, same = 0;
+	bool in_place;
+
+	iv = kunit_kzalloc(test, CRI_MAX_IV_SIZE, GFP_KERNEL);
+	plain = kunit_kzalloc(test, 4096, GFP_KERNEL);
+	first = kunit_kzalloc(test, 4096, GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, iv && plain && first);
+	fill_pattern(key, sizeof(key), 9);
+	cd = check_dev(test, "cbc(aes)", CRI_IV_ELEPHANT);
+	cd->cfg.key_size = sizeof(key);
+	cd->cfg.sector_size = 4096;
+	cd->sector_shift = 3;
+	KUNIT_ASSERT_EQ(test, 0, cri_iv_init(cd, &error));
+	KUNIT_ASSERT_EQ(test, 0, cri_iv_set_key(cd, key));
+
+	/* Plaintext on one page, the prepared sector on another. */
+	sector_on_page(test, &s, 64, true);
+	fill_pattern(page_address(s.in_page), 4096, 2);
+	memcpy(plain, page_address(s.in_page), 4096);
+	s.out_page = alloc_page(GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, s.out_page);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, free_page_action, s.out_page));
+	data = page_address(s.out_page);
+	KUNIT_ASSERT_EQ(test, 0, cri_iv_pre(cd, &s, iv, &in_place));
+	KUNIT_EXPECT_TRUE(test, in_place);
+	KUNIT_EXPECT_MEMEQ(test, page_address(s.in_page), plain, 4096);
+	memcpy(first, data, 4096);
+
+	s.write = false;
+	KUNIT_ASSERT_EQ(test, 0, cri_iv_post(cd, &s));
+	KUNIT_EXPECT_MEMEQ(test, data, plain, 4096);
+
+	s.write = true;
+	((u8 *)page_address(s.in_page))[100] ^= 1;
+	KUNIT_ASSERT_EQ(test, 0, cri_iv_pre(cd, &s, iv, &in_place));
+	for (i = 0; i < 4096; i++)
+		same += data[i] == first[i];
+	KUNIT_EXPECT_LT(test, same, 4096U / 8);
 }
 
 static struct kunit_case cri_iv_cases[] = {
@@ -965,6 +1246,11 @@ static struct kunit_case cri_iv_cases[] = {
 	KUNIT_CASE(test_iv_large_sectors),
 	KUNIT_CASE(test_iv_check),
 	KUNIT_CASE(test_iv_essiv_vector),
+	KUNIT_CASE(test_iv_key_layout),
+	KUNIT_CASE(test_iv_eboiv_vector),
+	KUNIT_CASE(test_iv_lmk_roundtrip),
+	KUNIT_CASE(test_iv_tcw),
+	KUNIT_CASE(test_iv_elephant_roundtrip),
 	{}
 };
 
