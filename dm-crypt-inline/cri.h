@@ -115,6 +115,7 @@ struct cri_sector {
 	u64 sector;		/* 512-byte units, iv_offset included */
 	bool write;
 	u8 *scratch;		/* CRI_ELEPHANT_MAX_KEY bytes, DMA-able */
+	struct skcipher_request *req;	/* cri_iv_reqsize() of context, idle */
 };
 
 struct cri_dev {
@@ -124,6 +125,7 @@ struct cri_dev {
 	unsigned int key_parts;		/* as dm-crypt: tfms + IV parts */
 	unsigned int key_extra_size;	/* bytes of the key the IV mode takes */
 	struct cri_iv_state iv;
+	u8 *wipe_key;			/* key_size bytes for "key wipe" */
 	unsigned int iv_size;
 	unsigned int sector_shift;	/* log2(sector_size / 512) */
 	unsigned int benbi_shift;
@@ -184,6 +186,7 @@ void cri_keyring_exit(void);
 int cri_iv_init(struct cri_dev *cd, char **error);
 void cri_iv_exit(struct cri_dev *cd);
 unsigned int cri_subkey_size(const struct cri_dev *cd);
+unsigned int cri_iv_reqsize(const struct cri_dev *cd);
 int cri_iv_set_key(struct cri_dev *cd, const u8 *key);
 void cri_iv_gen(const struct cri_dev *cd, u8 *iv, u64 sector);
 int cri_iv_pre(const struct cri_dev *cd, const struct cri_sector *s, u8 *iv,

@@ -287,6 +287,7 @@ static bool cri_sector_at(struct cri_io *io, struct cri_sector *s)
 	s->sector = io->iv_sector;
 	s->write = io->write;
 	s->scratch = io->scratch;
+	s->req = &io->req;
 	/* Logical block size is sector_size, so a sector never straddles. */
 	return in.bv_len >= len && out.bv_len >= len;
 }
@@ -697,9 +698,13 @@ int cri_io_init(struct cri_dev *cd, struct dm_target *ti, char **error)
 	unsigned int wq_flags = WQ_MEM_RECLAIM;
 	int err;
 
-	/* As dm-crypt: the request context may be handed to DMA. */
+	/*
+	 * As dm-crypt: the request context may be handed to DMA.  The IV
+	 * modes' requests use the same memory between sectors.
+	 */
 	cd->per_bio_size = ALIGN(sizeof(struct cri_io) +
-				 crypto_skcipher_reqsize(cd->tfms[0]),
+				 max(crypto_skcipher_reqsize(cd->tfms[0]),
+				     cri_iv_reqsize(cd)),
 				 ARCH_DMA_MINALIGN);
 	ti->per_io_data_size = cd->per_bio_size;
 

@@ -137,15 +137,30 @@ static int cri_iv_init_hashed(struct cri_dev *cd, char **error)
 		*error = "IV size too large for LMK or TCW";
 		return -EINVAL;
 	}
+	/* The seed is the 65th part; its first 16 bytes are hashed. */
+	if (lmk && cd->key_extra_size &&
+	    cd->key_extra_size < MD5_DIGEST_SIZE) {
+		*error = "LMK seed shorter than an MD5 digest";
+		return -EINVAL;
+	}
 	err = cri_iv_alloc_hash(cd, lmk ? "md5" : "crc32", error);
 	if (err)
 		return err;
+	/* The IV is MD5's exported state, read as this kernel lays it out. */
+	if (lmk && crypto_shash_statesize(cd->iv.hash) > sizeof(struct md5_state)) {
+		*error = "LMK: this kernel's MD5 state is not the one expected";
+		return -EINVAL;
+	}
 	if (lmk && !cd->key_extra_size)
 		return 0;	/* version 2: no seed */
 	seed_size = lmk ? CRI_LMK_SEED_SIZE :
 			  cd->iv_size + CRI_TCW_WHITENING_SIZE;
 	cd->iv.seed = kzalloc(seed_size, GFP_KERNEL);
-	return cd->iv.seed ? 0 : -ENOMEM;
+	if (!cd->iv.seed) {
+		*error = "Cannot allocate IV seed storage";
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 /*
@@ -260,7 +275,7 @@ void cri_iv_exit(struct cri_dev *cd)
 int cri_iv_set_key(struct cri_dev *cd, const u8 *key)
 {
 	unsigned int tail = cd->cfg.key_size - cd->key_extra_size;
-	int err = 0;
+	int err = 0, r;
 
 	switch (cd->cfg.iv_mode) {
 	case CRI_IV_LMK:
@@ -278,9 +293,9 @@ int cri_iv_set_key(struct cri_dev *cd, const u8 *key)
 						  cd->key_extra_size);
 		fallthrough;
 	case CRI_IV_EBOIV:
-		if (!err)
-			err = crypto_sync_skcipher_setkey(cd->iv.ivtfm, key,
-							  cri_subkey_size(cd));
+		r = crypto_sync_skcipher_setkey(cd->iv.ivtfm, key,
+						cri_subkey_size(cd));
+		err = err ?: r;
 		break;
 	default:
 		break;
@@ -405,23 +420,44 @@ static int cri_tcw_whiten(const struct cri_dev *cd, u64 sector, u8 *data)
 	return err;
 }
 
-/* eboiv: E(K, 0) in CBC with the sector's byte offset as the IV. */
-static int cri_eboiv(const struct cri_dev *cd, u64 sector, u8 *iv)
+/*
+ * Room the IV modes' own cipher requests need.  They use the bulk
+ * request's memory (cri_sector.req), free before and after each sector.
+ */
+unsigned int cri_iv_reqsize(const struct cri_dev *cd)
 {
-	SYNC_SKCIPHER_REQUEST_ON_STACK(req, cd->iv.ivtfm);
-	u8 offset[CRI_MAX_IV_SIZE] __aligned(sizeof(u64)) = { };
+	unsigned int size = 0;
+
+	if (cd->iv.ivtfm)
+		size = crypto_skcipher_reqsize(&cd->iv.ivtfm->base);
+	if (cd->iv.ecb)
+		size = max(size, crypto_skcipher_reqsize(&cd->iv.ecb->base));
+	return size;
+}
+
+/* One synchronous encryption in place, on the sector's spare request. */
+static int cri_iv_encrypt(struct crypto_sync_skcipher *tfm,
+			  struct skcipher_request *req, u8 *buf,
+			  unsigned int len, u8 *iv)
+{
 	struct scatterlist sg;
-	int err;
+
+	sg_init_one(&sg, buf, len);
+	skcipher_request_set_sync_tfm(req, tfm);
+	skcipher_request_set_callback(req, 0, NULL, NULL);
+	skcipher_request_set_crypt(req, &sg, &sg, len, iv);
+	return crypto_skcipher_encrypt(req);
+}
+
+/* eboiv: E(K, 0) in CBC with the sector's byte offset as the IV. */
+static int cri_eboiv(const struct cri_dev *cd, u64 sector, u8 *iv,
+		     struct skcipher_request *req)
+{
+	u8 offset[CRI_MAX_IV_SIZE] __aligned(sizeof(u64)) = { };
 
 	put_unaligned_le64(sector * cd->cfg.sector_size, offset);
 	memset(iv, 0, cd->iv_size);
-	sg_init_one(&sg, iv, cd->iv_size);
-	skcipher_request_set_sync_tfm(req, cd->iv.ivtfm);
-	skcipher_request_set_callback(req, 0, NULL, NULL);
-	skcipher_request_set_crypt(req, &sg, &sg, cd->iv_size, offset);
-	err = crypto_skcipher_encrypt(req);
-	skcipher_request_zero(req);
-	return err;
+	return cri_iv_encrypt(cd->iv.ivtfm, req, iv, cd->iv_size, offset);
 }
 
 /*
@@ -478,24 +514,19 @@ static void cri_words_le(u32 *d, unsigned int n, bool to_cpu)
  * diffusers B and A, then the sector key out.  The sector key is two AES
  * blocks of the byte offset, the second with its last byte 0x80.
  */
-static int cri_elephant(const struct cri_dev *cd, u64 sector, u8 *data,
-			bool write, u8 *ks)
+static int cri_elephant(const struct cri_dev *cd, const struct cri_sector *s,
+			u64 sector, u8 *data)
 {
-	SYNC_SKCIPHER_REQUEST_ON_STACK(req, cd->iv.ecb);
 	unsigned int n = cd->cfg.sector_size / sizeof(u32), i;
-	struct scatterlist sg;
+	bool write = s->write;
+	u8 *ks = s->scratch;
 	int err;
 
 	memset(ks, 0, CRI_ELEPHANT_MAX_KEY);
 	put_unaligned_le64(sector * cd->cfg.sector_size, ks);
 	put_unaligned_le64(sector * cd->cfg.sector_size, ks + 16);
 	ks[31] = 0x80;
-	sg_init_one(&sg, ks, CRI_ELEPHANT_MAX_KEY);
-	skcipher_request_set_sync_tfm(req, cd->iv.ecb);
-	skcipher_request_set_callback(req, 0, NULL, NULL);
-	skcipher_request_set_crypt(req, &sg, &sg, CRI_ELEPHANT_MAX_KEY, NULL);
-	err = crypto_skcipher_encrypt(req);
-	skcipher_request_zero(req);
+	err = cri_iv_encrypt(cd->iv.ecb, s->req, ks, CRI_ELEPHANT_MAX_KEY, NULL);
 	if (err)
 		goto out;
 
@@ -558,8 +589,7 @@ int cri_iv_pre(const struct cri_dev *cd, const struct cri_sector *s, u8 *iv,
 			out = kmap_local_page(s->out_page);
 			memcpy_from_page(out + s->out_off, s->in_page, s->in_off,
 					 cd->cfg.sector_size);
-			err = cri_elephant(cd, sector, out + s->out_off, true,
-					   s->scratch);
+			err = cri_elephant(cd, s, sector, out + s->out_off);
 			kunmap_local(out);
 			if (err)
 				return err;
@@ -567,7 +597,7 @@ int cri_iv_pre(const struct cri_dev *cd, const struct cri_sector *s, u8 *iv,
 		}
 		fallthrough;
 	case CRI_IV_EBOIV:
-		return cri_eboiv(cd, sector, iv);
+		return cri_eboiv(cd, sector, iv, s->req);
 	default:
 		cri_iv_gen(cd, iv, s->sector);
 		return 0;
@@ -607,8 +637,7 @@ int cri_iv_post(const struct cri_dev *cd, const struct cri_sector *s)
 		if (s->write)
 			return 0;
 		out = kmap_local_page(s->out_page);
-		err = cri_elephant(cd, sector, out + s->out_off, false,
-				   s->scratch);
+		err = cri_elephant(cd, s, sector, out + s->out_off);
 		kunmap_local(out);
 		return err;
 	default:

@@ -357,6 +357,15 @@ int cri_load_key(struct cri_dev *cd, char **error)
 	struct cri_config *cfg = &cd->cfg;
 	int err = 0;
 
+	/* Taken now, so that a "key wipe" cannot fail for want of memory. */
+	if (!cd->wipe_key) {
+		cd->wipe_key = kmalloc(max(cfg->key_size, 1U), GFP_KERNEL);
+		if (!cd->wipe_key) {
+			*error = "Cannot allocate key storage";
+			err = -ENOMEM;
+			goto out;
+		}
+	}
 	if (cfg->key_type != CRI_KEY_HEX && cfg->key_type != CRI_KEY_NONE)
 		err = cri_load_keyring_key(cd, error);
 	if (err)
@@ -407,17 +416,13 @@ void cri_keyring_exit(void)
  */
 int cri_wipe_key(struct cri_dev *cd, char **error)
 {
-	u8 *junk;
-	int err = -ENOMEM;
+	int err;
 
 	cd->key_valid = false;
 	cri_put_key(cd);
-	junk = kmalloc(cd->cfg.key_size, GFP_KERNEL);
-	if (junk) {
-		get_random_bytes(junk, cd->cfg.key_size);
-		err = cri_apply_key(cd, junk);
-		kfree_sensitive(junk);
-	}
+	get_random_bytes(cd->wipe_key, cd->cfg.key_size);
+	err = cri_apply_key(cd, cd->wipe_key);
+	memzero_explicit(cd->wipe_key, cd->cfg.key_size);
 	if (err)
 		*error = "Cannot overwrite the key in the cipher";
 	return err;

@@ -34,6 +34,7 @@ static void cri_dtr(struct dm_target *ti)
 	cri_put_key(cd);
 	cri_iv_exit(cd);
 	cri_free_tfms(cd);
+	kfree_sensitive(cd->wipe_key);
 	if (cd->dev)
 		dm_put_device(ti, cd->dev);
 	free_percpu(cd->stats);

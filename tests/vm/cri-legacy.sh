@@ -32,6 +32,14 @@ same_bytes "eboiv, 512-byte sectors, inline" aes-cbc-eboiv "$k16" 9 0 force_inli
 same_bytes "elephant, AES-256, 4096-byte sectors, inline" aes-cbc-elephant "$k64" 0 0 force_inline sector_size:4096 iv_large_sectors
 same_bytes "elephant, AES-128, 4096-byte sectors, queued" aes-cbc-elephant "$k32" 0 8 sector_size:4096 iv_large_sectors
 same_bytes "elephant, 512-byte sectors, reads inline" aes-cbc-elephant "$k32" 3 0 no_read_workqueue
+# Sector numbers past 2^32: the high bits of each IV mode's sector.
+big=$(((1 << 40) + (1 << 33)))
+same_bytes "lmk v3, iv_offset past 2^40" aes:64-cbc-lmk "$lmk3" $big 0 force_inline
+same_bytes "tcw, iv_offset past 2^40" aes-cbc-tcw "$k64" $big 0
+same_bytes "eboiv, iv_offset past 2^40" aes-cbc-eboiv "$k32" $big 0 force_inline
+same_bytes "elephant, iv_offset past 2^40" aes-cbc-elephant "$k64" $big 0 sector_size:4096 iv_large_sectors
+# eboiv with 4096-byte sectors counted in 512-byte units (no iv_large_sectors).
+same_bytes "eboiv, 4096-byte sectors, 512-byte IV units" aes-cbc-eboiv "$k32" 16 0 sector_size:4096
 same_bytes "keycount 4, xts" aes:4-xts-plain64 "$(hexkey 256)" 0 0 force_inline
 same_bytes "keycount 2, essiv, offsets" aes:2-cbc-essiv:sha256 "$k64" 5 8
 same_bytes "keycount 8, 4096-byte sectors" aes:8-cbc-plain64 "$(hexkey 256)" 8 0 force_inline sector_size:4096
@@ -82,11 +90,11 @@ refused "lmk with 4096-byte sectors" "Unsupported sector size for LMK" \
 	"aes:64-cbc-lmk $lmk2 0 /dev/ram1 0 1 sector_size:4096"
 refused "tcw with 4096-byte sectors" "Unsupported sector size for TCW" \
 	"aes-cbc-tcw $k64 0 /dev/ram1 0 1 sector_size:4096"
-refused "eboiv with xts (block size is not the IV size)" "Block size of EBOIV" \
-	"aes-xts-eboiv $k64 0 /dev/ram1 0"
+refused "eboiv with ctr (block size is not the IV size)" "Block size of EBOIV" \
+	"aes-ctr-eboiv $k32 0 /dev/ram1 0"
 refused "keycount not a power of two" "Bad cipher key count specification" \
 	"aes:3-cbc-plain64 $k48 0 /dev/ram1 0"
-refused "key not divisible among the keys" "Error setting the key" \
+refused "keycount 4 leaves 8-byte AES keys" "Error setting the key" \
 	"aes:4-cbc-plain64 $k32 0 /dev/ram1 0"
 check_eq "nothing left behind" "$(ls /dev/mapper | grep -vc '^control$')" "0"
 check_eq "module unpinned" "$(cat /sys/module/dm_crypt_inline/refcnt)" "0"
