@@ -139,6 +139,7 @@ struct cri_dev {
 	 */
 	struct mutex lock;
 	bool suspended;			/* key messages allowed */
+	bool zoned;			/* writes stay inline, in order */
 	bool key_valid;
 	struct key *owned_key;		/* our keyring's copy of a hex key */
 

@@ -625,6 +625,9 @@ static unsigned int cri_max_sectors(const struct cri_dev *cd, bool write)
 {
 	unsigned int max, align;
 
+	/* Zoned writes are never split; io_hints keeps them to one clone. */
+	if (write && cd->zoned)
+		return UINT_MAX;
 	max = write ? READ_ONCE(max_write_size) : READ_ONCE(max_read_size);
 	max = min_not_zero(max, CRI_DEFAULT_MAX_IO);
 	if (write)
@@ -641,11 +644,13 @@ int cri_map(struct dm_target *ti, struct bio *bio)
 	unsigned int max_sectors;
 	struct cri_io *io;
 
-	/* Flushes and discards carry no data to transform: pass them on. */
-	if (unlikely(bio->bi_opf & REQ_PREFLUSH ||
-		     bio_op(bio) == REQ_OP_DISCARD)) {
+	/*
+	 * Flushes, discards and zone operations carry no data to transform:
+	 * pass them on (a zone operation names its zone by its sector).
+	 */
+	if (unlikely(bio->bi_opf & REQ_PREFLUSH || !bio_has_data(bio))) {
 		bio_set_dev(bio, cd->dev->bdev);
-		if (bio_sectors(bio))
+		if (bio_sectors(bio) || op_is_zone_mgmt(bio_op(bio)))
 			bio->bi_iter.bi_sector = cd->cfg.start +
 				dm_target_offset(ti, bio->bi_iter.bi_sector);
 		return DM_MAPIO_REMAPPED;

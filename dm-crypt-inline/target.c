@@ -72,6 +72,22 @@ static int cri_alloc_tfms(struct cri_dev *cd, char **error)
 	return 0;
 }
 
+/*
+ * A host-managed zoned device takes writes in order within each zone.  As
+ * dm-crypt does: writes are encrypted inline in the submitter's order (the
+ * table shows no_write_workqueue, which the "inline" message then keeps),
+ * and dm core turns zone appends into ordinary writes, since an append's
+ * sector, and so its IV, is known only once the device has written it.
+ */
+static void cri_setup_zoned(struct cri_dev *cd, struct dm_target *ti)
+{
+	if (!bdev_is_zoned(cd->dev->bdev))
+		return;
+	cd->zoned = true;
+	__set_bit(CRI_NO_WRITE_WORKQUEUE, &cd->cfg.flags);
+	ti->emulate_zone_append = true;
+}
+
 static int cri_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 {
 	struct cri_dev *cd;
@@ -119,6 +135,7 @@ static int cri_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	if (err)
 		goto bad;
 
+	cri_setup_zoned(cd, ti);
 	ti->num_flush_bios = 1;
 	ti->accounts_remapped_io = true;
 	/*
@@ -175,11 +192,17 @@ static int cri_message_inline(struct cri_dev *cd, const char *mode,
 	int err;
 
 	err = cri_inline_flags(mode, &flags);
-	if (err)
+	if (err) {
 		*error = "inline: mode must be on, off, read or write";
-	else
-		WRITE_ONCE(cd->cfg.flags, flags);
-	return err;
+		return err;
+	}
+	if (cd->zoned && !(flags & (BIT(CRI_FORCE_INLINE) |
+				    BIT(CRI_NO_WRITE_WORKQUEUE)))) {
+		*error = "inline: writes to a zoned device stay inline (on or write)";
+		return -EINVAL;
+	}
+	WRITE_ONCE(cd->cfg.flags, flags);
+	return 0;
 }
 
 static int cri_message(struct dm_target *ti, unsigned int argc, char **argv,
@@ -262,12 +285,37 @@ static void cri_io_hints(struct dm_target *ti, struct queue_limits *limits)
 	 * sector straddles two bio_vecs.
 	 */
 	limits->dma_alignment = limits->logical_block_size - 1;
+	/*
+	 * As dm-crypt: zoned writes are never split here (a split write
+	 * could deadlock with the zone write plugging of 6.10+), so dm core
+	 * must keep them within one ciphertext clone.
+	 */
+	if (cd->zoned)
+		limits->max_hw_sectors = min(limits->max_hw_sectors,
+					     BIO_MAX_VECS << PAGE_SECTORS_SHIFT);
 }
+
+#ifdef CONFIG_BLK_DEV_ZONED
+static int cri_report_zones(struct dm_target *ti,
+			    struct dm_report_zones_args *args,
+			    unsigned int nr_zones)
+{
+	struct cri_dev *cd = ti->private;
+
+	return dm_report_zones(cd->dev->bdev, cd->cfg.start,
+			       cd->cfg.start + dm_target_offset(ti, args->next_sector),
+			       args, nr_zones);
+}
+#else
+#define cri_report_zones NULL
+#endif
 
 static struct target_type cri_target = {
 	.name		= "crypt-inline",
 	.version	= {0, 1, 0},
 	.module		= THIS_MODULE,
+	.features	= DM_TARGET_ZONED_HM,
+	.report_zones	= cri_report_zones,
 	.ctr		= cri_ctr,
 	.dtr		= cri_dtr,
 	.map		= cri_map,

@@ -63,15 +63,26 @@ die() {
 	summary
 }
 
+_kernel_bug='BUG:|WARNING:|Oops|KASAN|UBSAN|scheduling while atomic|possible recursive locking|circular locking|Call Trace'
+
 # The kernel log must hold no sign of a kernel bug.
 check_dmesg_clean() {
 	local bad
-	bad=$(dmesg | grep -E 'BUG:|WARNING:|Oops|KASAN|UBSAN|scheduling while atomic|possible recursive locking|circular locking|Call Trace' | head -n 5)
+	bad=$(dmesg | grep -E "$_kernel_bug" | head -n 5)
 	if [ -z "$bad" ]; then
 		pass "kernel log clean"
 	else
 		fail "kernel log clean" "$(echo "$bad" | tr '\n' '|')"
 	fi
+}
+
+# Clear the kernel log (to read one refusal's reason), failing first if it
+# holds a sign of a kernel bug: finish() sees only what came after.
+dmesg_clear() {
+	local bad
+	bad=$(dmesg | grep -E "$_kernel_bug" | head -n 5)
+	[ -z "$bad" ] || fail "kernel log clean before clearing" "$(echo "$bad" | tr '\n' '|')"
+	dmesg -C
 }
 
 summary() {

@@ -27,7 +27,7 @@ refused() {
 	shift
 	table="0 $len crypt-inline $*"
 	n=$((n + 1))
-	dmesg -C
+	dmesg_clear
 	if dmsetup create bad --table "$table" >/dev/null 2>&1; then
 		fail "refused: $want" "table was accepted: $table"
 		dmsetup remove bad

@@ -76,7 +76,7 @@ refused() {
 		fail "$label: dm-crypt refuses it too"
 		dmsetup remove ref
 	fi
-	dmesg -C
+	dmesg_clear
 	if dmsetup create cri --table "0 $len crypt-inline $args" 2>/dev/null; then
 		fail "$label: refused"
 		dmsetup remove cri

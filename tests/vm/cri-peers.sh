@@ -74,7 +74,7 @@ if [ "$(proc_crypto virtio_crypto_aes_cbc selftest)" = passed ]; then
 	pass "virtio-crypto's cbc(aes) registered"
 	check_fails "dm-crypt refuses it by driver name" dmsetup create ref --table \
 		"0 $len crypt capi:virtio_crypto_aes_cbc-plain64 $k32 0 /dev/ram0 0"
-	dmesg -C
+	dmesg_clear
 	check_fails "crypt-inline refuses it by driver name" dmsetup create cri --table \
 		"0 $len crypt-inline capi:virtio_crypto_aes_cbc-plain64 $k32 0 /dev/ram1 0"
 	check "with dm-crypt's reason" sh -c "dmesg | grep -q 'Error allocating crypto tfm'"
