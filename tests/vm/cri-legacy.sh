@@ -6,7 +6,11 @@
 # on the queued path, inline, and each direction alone, with iv_offset and
 # offset, and through an asynchronous tfm for lmk and tcw (their work after
 # the cipher then runs in the continuation).  Refusals dm-crypt makes, made
-# too.
+# too.  The debug kernel checks the new per-sector work (hashes, the IV
+# ciphers, in completion and softirq context) for sleeping and memory
+# errors; RT adds nothing: that work takes no lock and allocates nothing,
+# and it runs on the paths cri-format already runs there.
+# vm-kernels: stock debug
 . "$TOP/tests/lib.sh"
 
 load_targets || die "loading targets"
