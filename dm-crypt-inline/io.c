@@ -625,8 +625,8 @@ static unsigned int cri_max_sectors(const struct cri_dev *cd, bool write)
 {
 	unsigned int max, align;
 
-	/* Zoned writes are never split; io_hints keeps them to one clone. */
-	if (write && cd->zoned)
+	/* Zoned writes on 6.10+: see cri_zoned_writes_unsplit(). */
+	if (write && cd->zoned && cri_zoned_writes_unsplit())
 		return UINT_MAX;
 	max = write ? READ_ONCE(max_write_size) : READ_ONCE(max_read_size);
 	max = min_not_zero(max, CRI_DEFAULT_MAX_IO);

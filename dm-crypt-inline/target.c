@@ -286,9 +286,9 @@ static void cri_io_hints(struct dm_target *ti, struct queue_limits *limits)
 	 */
 	limits->dma_alignment = limits->logical_block_size - 1;
 	/*
-	 * As dm-crypt: zoned writes are never split here (a split write
-	 * could deadlock with the zone write plugging of 6.10+), so dm core
-	 * must keep them within one ciphertext clone.
+	 * As dm-crypt 6.10+: zoned writes are not split here (see
+	 * cri_zoned_writes_unsplit()), so dm core must keep them within one
+	 * ciphertext clone.
 	 */
 	if (cd->zoned)
 		limits->max_hw_sectors = min(limits->max_hw_sectors,

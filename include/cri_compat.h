@@ -124,4 +124,16 @@ static inline bool cri_ima_has_high_priority(void)
 	return LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0);
 }
 
+/*
+ * Zoned writes: from 6.10 block layer zone write plugging holds a zone's
+ * writes, and a write split by a target could deadlock a queue freeze; so
+ * dm-crypt splits none there, and io_hints keeps them to one clone.  6.1
+ * has no plugging and dm core does not apply the queue's limits to bios of
+ * a dm device: writes are split in map(), as 6.1's dm-crypt splits them.
+ */
+static inline bool cri_zoned_writes_unsplit(void)
+{
+	return LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0);
+}
+
 #endif /* CRI_COMPAT_H */

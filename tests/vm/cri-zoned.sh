@@ -20,7 +20,7 @@ k64=$(hexkey 64)
 check_eq "null_blk is host-managed" "$(cat /sys/block/nullb0/queue/zoned)" "host-managed"
 head -c $((2 * zs * 512)) /dev/urandom >/tmp/plain
 
-dmname() { basename "$(readlink -f /dev/mapper/"$1")"; }
+dmname() { dmsetup info -c --noheadings -o blkdevname "$1"; }
 opts() { dmsetup table "$1" | cut -d' ' -f9-; }
 
 check "dm-crypt loads on a zoned device" \
