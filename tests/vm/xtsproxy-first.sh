@@ -1,5 +1,6 @@
 #!/bin/bash
-# vm-cpus: max qemu64
+# vm-cpus: max
+# (max only: load order and priorities do not depend on the CPU)
 # vm-kernels: stock
 # (load order against cryptsetup, no kernel context involved)
 # Loaded before aesni-intel and the xts template, xtsproxy changes nothing
