@@ -620,18 +620,28 @@ static void cri_submit_read(struct cri_io *io)
  * The largest bio mapped in one piece, as dm-crypt computes it: the
  * parameter for its direction, a write within one clone of BIO_MAX_VECS
  * pages, rounded down to whole logical blocks and encryption sectors.
+ * Writes to a zoned device (the dm device is zoned: a table mapping only
+ * conventional zones makes it not) are never split on 6.10+ (see
+ * cri_zoned_writes_unsplit()) and on 6.1 only at one clone, as its
+ * dm-crypt: io_hints keeps zone appends within one clone, so an emulated
+ * append is never cut, which dm core would fail after map().
  */
-static unsigned int cri_max_sectors(const struct cri_dev *cd, bool write)
+static unsigned int cri_max_sectors(const struct cri_dev *cd,
+				    const struct bio *bio)
 {
+	bool write = bio_data_dir(bio) == WRITE;
 	unsigned int max, align;
 
-	/* Zoned writes on 6.10+: see cri_zoned_writes_unsplit(). */
-	if (write && cd->zoned && cri_zoned_writes_unsplit())
-		return UINT_MAX;
-	max = write ? READ_ONCE(max_write_size) : READ_ONCE(max_read_size);
-	max = min_not_zero(max, CRI_DEFAULT_MAX_IO);
-	if (write)
-		max = min_t(unsigned int, max, BIO_MAX_VECS << PAGE_SHIFT);
+	if (write && bdev_is_zoned(bio->bi_bdev)) {
+		if (cri_zoned_writes_unsplit())
+			return UINT_MAX;
+		max = BIO_MAX_VECS << PAGE_SHIFT;
+	} else {
+		max = write ? READ_ONCE(max_write_size) : READ_ONCE(max_read_size);
+		max = min_not_zero(max, CRI_DEFAULT_MAX_IO);
+		if (write)
+			max = min_t(unsigned int, max, BIO_MAX_VECS << PAGE_SHIFT);
+	}
 	align = max(bdev_logical_block_size(cd->dev->bdev), cd->cfg.sector_size);
 	max = round_down(max, align);
 	return max_t(unsigned int, max, align) >> SECTOR_SHIFT;
@@ -648,15 +658,24 @@ int cri_map(struct dm_target *ti, struct bio *bio)
 	 * Flushes, discards and zone operations carry no data to transform:
 	 * pass them on (a zone operation names its zone by its sector).
 	 */
-	if (unlikely(bio->bi_opf & REQ_PREFLUSH || !bio_has_data(bio))) {
+	if (unlikely(bio->bi_opf & REQ_PREFLUSH ||
+		     bio_op(bio) == REQ_OP_DISCARD ||
+		     op_is_zone_mgmt(bio_op(bio)))) {
 		bio_set_dev(bio, cd->dev->bdev);
 		if (bio_sectors(bio) || op_is_zone_mgmt(bio_op(bio)))
 			bio->bi_iter.bi_sector = cd->cfg.start +
 				dm_target_offset(ti, bio->bi_iter.bi_sector);
 		return DM_MAPIO_REMAPPED;
 	}
+	/*
+	 * Nothing else without data is asked of us (no write-zeroes or
+	 * secure-erase bios), and dm core turns zone appends into writes:
+	 * an append's IV would not be its sector's.
+	 */
+	if (unlikely(!bio_has_data(bio) || bio_op(bio) == REQ_OP_ZONE_APPEND))
+		return DM_MAPIO_KILL;
 
-	max_sectors = cri_max_sectors(cd, bio_data_dir(bio) == WRITE);
+	max_sectors = cri_max_sectors(cd, bio);
 	if (bio_sectors(bio) > max_sectors)
 		dm_accept_partial_bio(bio, max_sectors);
 

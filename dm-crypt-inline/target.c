@@ -286,13 +286,19 @@ static void cri_io_hints(struct dm_target *ti, struct queue_limits *limits)
 	 */
 	limits->dma_alignment = limits->logical_block_size - 1;
 	/*
-	 * As dm-crypt 6.10+: zoned writes are not split here (see
-	 * cri_zoned_writes_unsplit()), so dm core must keep them within one
-	 * ciphertext clone.
+	 * Zoned writes are not split on 6.10+ (cri_zoned_writes_unsplit()),
+	 * so dm core must keep them within one ciphertext clone, as dm-crypt
+	 * asks; zone appends too, on every kernel, so that no emulated
+	 * append is ever cut in map().
 	 */
-	if (cd->zoned)
-		limits->max_hw_sectors = min(limits->max_hw_sectors,
-					     BIO_MAX_VECS << PAGE_SECTORS_SHIFT);
+	if (cd->zoned) {
+		unsigned int clone = BIO_MAX_VECS << PAGE_SECTORS_SHIFT;
+
+		limits->max_hw_sectors = min(limits->max_hw_sectors, clone);
+		limits->max_sectors = min(limits->max_sectors, clone);
+		limits->max_zone_append_sectors =
+			min_not_zero(limits->max_zone_append_sectors, clone);
+	}
 }
 
 #ifdef CONFIG_BLK_DEV_ZONED
