@@ -655,10 +655,11 @@ int cri_map(struct dm_target *ti, struct bio *bio)
 	struct cri_io *io;
 
 	/*
-	 * Flushes, discards and zone operations carry no data to transform:
-	 * pass them on (a zone operation names its zone by its sector).
+	 * Flushes, empty bios (a bare FUA), discards and zone operations
+	 * carry no data to transform: pass them on (a zone operation names
+	 * its zone by its sector).
 	 */
-	if (unlikely(bio->bi_opf & REQ_PREFLUSH ||
+	if (unlikely(bio->bi_opf & REQ_PREFLUSH || !bio_sectors(bio) ||
 		     bio_op(bio) == REQ_OP_DISCARD ||
 		     op_is_zone_mgmt(bio_op(bio)))) {
 		bio_set_dev(bio, cd->dev->bdev);

@@ -288,8 +288,9 @@ static void cri_io_hints(struct dm_target *ti, struct queue_limits *limits)
 	/*
 	 * Zoned writes are not split on 6.10+ (cri_zoned_writes_unsplit()),
 	 * so dm core must keep them within one ciphertext clone, as dm-crypt
-	 * asks; zone appends too, on every kernel, so that no emulated
-	 * append is ever cut in map().
+	 * asks.  On 6.1 zone appends are bounded by their own limit: kept
+	 * within one clone too, so that map() never cuts an emulated append
+	 * (6.10+ derives the append limit from max_hw_sectors).
 	 */
 	if (cd->zoned) {
 		unsigned int clone = BIO_MAX_VECS << PAGE_SECTORS_SHIFT;

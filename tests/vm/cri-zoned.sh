@@ -12,8 +12,8 @@
 . "$TOP/tests/lib.sh"
 
 load_targets || die "loading targets"
-# Zone 0 conventional, the rest sequential; requests up to 2 MiB, so that
-# large writes reach the target whole.
+# Zone 0 conventional, the rest sequential; null_blk takes requests and
+# zone appends up to 2 MiB, more than one ciphertext clone (1 MiB).
 modprobe null_blk nr_devices=2 gb=1 memory_backed=1 zoned=1 zone_size=4 \
 	zone_nr_conv=1 queue_mode=2 max_sectors=4096 || die "zoned null_blk"
 zs=8192				# sectors per 4 MiB zone
@@ -43,6 +43,10 @@ check "inline on accepted" dmsetup message cri 0 inline on
 check "inline write accepted" dmsetup message cri 0 inline write
 check "requests kept within one ciphertext clone" \
 	test "$(cat /sys/block/"$(dmname cri)"/queue/max_hw_sectors_kb)" -le 1024
+# An emulated zone append longer than a clone would be cut in map(), which
+# dm core fails after the fact (6.1): appends are kept within one.
+check "zone appends kept within one ciphertext clone" \
+	test "$(cat /sys/block/"$(dmname cri)"/queue/zone_append_max_bytes)" -le 1048576
 
 # Sequential 2 MiB writes (split into whole clones, never cut apart).
 for d in ref cri; do
@@ -65,25 +69,31 @@ dmsetup remove ref cri
 
 # With an offset of one zone, zone 0 of the target is zone 1 below.
 dmsetup create cri --table "0 $len crypt-inline aes-xts-plain64 $k64 0 /dev/nullb1 $zs"
-wp() { blkzone report -o "$2" -c 1 "$1" | sed -n 's/.*wptr 0x\([0-9a-f]*\).*/\1/p'; }
+# wp DEV SECTOR: the write pointer of that zone, from its start, in decimal.
+wp() {
+	local w
+	w=$(blkzone report -o "$2" -c 1 "$1" | sed -n 's/.*wptr 0x\([0-9a-f]*\).*/\1/p')
+	[ -n "$w" ] && echo $((16#$w)) || echo none
+}
 check_eq "zone 0 of the target is zone 1 below (half written)" \
-	"$((16#$(wp /dev/mapper/cri 0)))" "$((zs / 2))"
-before=$(head -c $((zs * 512)) /dev/nullb1 | md5sum)
+	"$(wp /dev/mapper/cri 0)" "$((zs / 2))"
+zone0() { dd if=/dev/nullb1 bs=1M count=4 iflag=direct status=none | md5sum; }
+before=$(zone0)
 check "zone reset through the target" blkzone reset -o 0 -c 1 /dev/mapper/cri
-check_eq "reset reached zone 1 below" "$((16#$(wp /dev/nullb1 $zs)))" "0"
-check_eq "zone 0 below untouched" "$(head -c $((zs * 512)) /dev/nullb1 | md5sum)" "$before"
+check_eq "reset reached zone 1 below" "$(wp /dev/nullb1 $zs)" "0"
+check_eq "zone 0 below untouched" "$(zone0)" "$before"
 check "fio zoned write and verify, qd 4" fio --name=z --filename=/dev/mapper/cri \
 	--zonemode=zbd --direct=1 --ioengine=libaio --iodepth=4 --rw=write --bs=64k \
 	--size=$((3 * zs * 512)) --verify=crc32c --do_verify=1 --output=/tmp/fio.out
 grep -q "err= 0" /tmp/fio.out || fail "fio: no errors" "$(grep -m1 err= /tmp/fio.out)"
 dmsetup remove cri
 
-# A table of conventional zones only: the dm device may not be zoned, and
-# a 4 MiB write then comes whole (6.12 splits only zoned devices' bios).
+# A table of conventional zones only: the dm device is not zoned on 6.12,
+# whose dm core then leaves its bios whole: a 4 MiB write from huge pages
+# comes as one bio of more than a clone's pages.
 dmsetup create conv --table "0 $zs crypt-inline aes-xts-plain64 $k64 0 /dev/nullb1 0"
-check "conventional zones only: a 4 MiB write" \
-	dd if=/tmp/plain of=/dev/mapper/conv bs=4M count=1 oflag=direct status=none
-check "conventional zones only: read back" cmp -n $((zs * 512)) /dev/mapper/conv /tmp/plain
+check_eq "conventional zones only: a 4 MiB write from huge pages" \
+	"$($PY "$TESTS/dio-huge.py" /dev/mapper/conv $((zs * 512)))" "ok"
 dmsetup remove conv
 
 rmmod null_blk
