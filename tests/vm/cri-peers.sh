@@ -65,6 +65,17 @@ else
 fi
 
 # ---- a crypto driver that allocates memory ----
+# True when every sign of a kernel bug in the log is a crypto manager
+# self-test WARNING and a virtio driver's self-test failure is logged.
+virtio_rsa_warning_only() {
+	local bad tm traces
+	bad=$(dmesg | grep -cE 'BUG:|WARNING:|Oops|KASAN|UBSAN|scheduling while atomic|possible recursive locking|circular locking')
+	tm=$(dmesg | grep -c 'WARNING: .* at crypto/testmgr.c')
+	traces=$(dmesg | grep -c 'Call Trace')
+	[ "$bad" -gt 0 ] && [ "$bad" = "$tm" ] && [ "$traces" -le "$tm" ] &&
+		dmesg | grep -q 'alg: self-tests for .*virtio.*failed'
+}
+
 modprobe virtio_crypto
 for i in $(seq 50); do
 	[ "$(proc_crypto virtio_crypto_aes_cbc selftest)" = passed ] && break
@@ -74,7 +85,15 @@ if [ "$(proc_crypto virtio_crypto_aes_cbc selftest)" = passed ]; then
 	pass "virtio-crypto's cbc(aes) registered"
 	check_fails "dm-crypt refuses it by driver name" dmsetup create ref --table \
 		"0 $len crypt capi:virtio_crypto_aes_cbc-plain64 $k32 0 /dev/ram0 0"
-	dmesg_clear
+	# QEMU's virtio-crypto has no raw RSA: its rsa fails the crypto
+	# manager's self-test, with a WARNING, when the driver loads.  That
+	# warning, and no other, may precede this clear.
+	if virtio_rsa_warning_only; then
+		echo "NOTE: virtio-crypto's rsa self-test WARNING (QEMU has no raw RSA) cleared"
+		dmesg -C
+	else
+		dmesg_clear
+	fi
 	check_fails "crypt-inline refuses it by driver name" dmsetup create cri --table \
 		"0 $len crypt-inline capi:virtio_crypto_aes_cbc-plain64 $k32 0 /dev/ram1 0"
 	check "with dm-crypt's reason" sh -c "dmesg | grep -q 'Error allocating crypto tfm'"
