@@ -9,7 +9,7 @@ VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' $(dir $(lastword $(
 # Kernels the tests boot; empty means the newest installed of each series.
 KVERS ?=
 
-.PHONY: all modules clean distclean check kunit deps demo bench install
+.PHONY: all modules clean distclean check kunit deps demo bench install deb
 
 all: modules
 
@@ -28,6 +28,11 @@ distclean: clean
 # kernel) and the KUnit suites in the debug kernel.
 check: deps
 	scripts/check $(KVERS)
+
+# The Debian package (debhelper, dh-dkms) from a clean copy of the tree:
+# build/deb/dm-crypt-inline-dkms_<version>_all.deb.
+deb:
+	scripts/deb
 
 # Only the KUnit suites, in the debug kernel (built once, then cached).
 kunit: deps

@@ -1,0 +1,57 @@
+#!/bin/bash
+# The Debian package: `scripts/deb` builds dm-crypt-inline-dkms from a
+# clean copy with debhelper and dh-dkms; lintian finds no error and no
+# warning; `apt install ./deb` builds and installs both modules for every
+# installed kernel with headers (DKMS), the tool, its man page and the
+# (disabled) unit are in place and nothing is enabled; `apt purge` leaves
+# no module, source, DKMS state, file or package state behind.
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TOP/tests/lib.sh"
+
+name=dm-crypt-inline
+pkg=$name-dkms
+ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$TOP/dkms.conf")
+modules="xtsproxy dm-crypt-inline"
+export DEBIAN_FRONTEND=noninteractive
+
+work=$(mktemp -d)
+purge() { apt-get purge -y -qq "$pkg" >/dev/null 2>&1; }
+trap 'purge; rm -rf "$work"' EXIT
+purge
+dkms remove "$name/$ver" --all >/dev/null 2>&1
+rm -rf "/usr/src/$name-$ver" "/var/lib/dkms/$name"
+
+deb=$("$TOP/scripts/deb" "$work") || die "scripts/deb"
+check_eq "package file name" "$(basename "$deb")" "${pkg}_${ver}_all.deb"
+lint=$(lintian --fail-on none "$deb" 2>&1 | grep -E '^(E|W):')
+check_eq "lintian: no errors, no warnings" "$lint" ""
+
+check "apt install ./$(basename "$deb")" sh -c "apt-get install -y -qq '$deb' >'$work/install.log' 2>&1"
+for v in ${KERNELS:?}; do
+	check "$v: dkms status says installed" \
+		sh -c "dkms status '$name/$ver' -k '$v' | grep -q installed"
+	for m in $modules; do
+		f=$(modinfo -k "$v" -F filename "$m" 2>/dev/null)
+		case $f in
+		/lib/modules/$v/updates/dkms/$m.ko*) pass "$v: $m installed in updates/dkms" ;;
+		*) fail "$v: $m installed in updates/dkms" "got '$f'" ;;
+		esac
+	done
+done
+check "dm-inline installed" test -x /usr/sbin/dm-inline
+check "dm-inline(8) installed" man -w dm-inline
+check "unit installed" test -f /lib/systemd/system/dm-inline.service
+check_fails "unit not enabled" test -e /etc/systemd/system/multi-user.target.wants/dm-inline.service
+check_fails "no config written to /etc" test -e /etc/dm-inline.conf
+
+check "apt purge" sh -c "apt-get purge -y -qq '$pkg' >'$work/purge.log' 2>&1"
+for v in ${KERNELS:?}; do
+	left=$(ls /lib/modules/"$v"/updates/dkms/ 2>/dev/null | grep -E '^(xtsproxy|dm-crypt-inline)\.ko' || true)
+	check_eq "$v: no module left" "$left" ""
+done
+check_fails "no source left" test -e "/usr/src/$name-$ver"
+check_fails "no DKMS state left" test -e "/var/lib/dkms/$name"
+check_fails "no tool left" test -e /usr/sbin/dm-inline
+check_fails "no unit left" test -e /lib/systemd/system/dm-inline.service
+check_eq "package state gone" "$(dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null || echo not-installed)" "not-installed"
+summary
