@@ -3,7 +3,8 @@
 # clean copy with debhelper and dh-dkms; lintian finds no error and no
 # warning; `apt install ./deb` builds and installs both modules for every
 # installed kernel with headers (DKMS), the tool, its man page and the
-# (disabled) unit are in place and nothing is enabled; `apt purge` leaves
+# (disabled) unit are in place and nothing is enabled; a kernel installed
+# afterwards gets the modules and loses them when removed; `apt purge` leaves
 # no module, source, DKMS state, file or package state behind.
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/lib.sh"
@@ -43,6 +44,28 @@ check "dm-inline(8) installed" man -w dm-inline
 check "unit installed" test -f /lib/systemd/system/dm-inline.service
 check_fails "unit not enabled" test -e /etc/systemd/system/multi-user.target.wants/dm-inline.service
 check_fails "no config written to /etc" test -e /etc/dm-inline.conf
+
+# A kernel installed later gets the modules (DKMS autoinstall), and loses
+# them with it: Debian's cloud flavour of the stock 6.12, headers first.
+extra=$(apt-cache search --names-only '^linux-headers-6\.12\.[0-9]+\+deb12-cloud-amd64$' |
+	awk '{ print $1 }' | sort -V | tail -n 1)
+extra=${extra#linux-headers-}
+if [ -n "$extra" ]; then
+	check "$extra: installed" sh -c "apt-get install -y -qq --no-install-recommends \
+		linux-headers-$extra linux-image-$extra-unsigned >'$work/extra.log' 2>&1"
+	for m in $modules; do
+		f=$(modinfo -k "$extra" -F filename "$m" 2>/dev/null)
+		case $f in
+		/lib/modules/$extra/updates/dkms/$m.ko*) pass "$extra: $m built for the new kernel" ;;
+		*) fail "$extra: $m built for the new kernel" "got '$f'" ;;
+		esac
+	done
+	check "$extra: removed" sh -c "apt-get purge -y -qq linux-headers-$extra \
+		linux-image-$extra-unsigned >'$work/extra-rm.log' 2>&1"
+	check_fails "$extra: its modules gone" test -d "/lib/modules/$extra/updates/dkms"
+else
+	fail "a 6.12 cloud kernel in the archive to install"
+fi
 
 check "apt purge" sh -c "apt-get purge -y -qq '$pkg' >'$work/purge.log' 2>&1"
 for v in ${KERNELS:?}; do
