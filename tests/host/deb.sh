@@ -39,6 +39,15 @@ for v in ${KERNELS:?}; do
 		esac
 	done
 done
+# The installed modules, not a build tree's, in a guest of the stock 6.12.
+for v in ${KERNELS:?}; do
+	case $v in *-rt-*) continue ;; esac
+	guest=$v
+done
+out=$("$TOP/scripts/vm" -k "$guest" "$TOP/tests/pkg/installed-modules.sh" 2>&1)
+rc=$?
+echo "$out" | sed -n 's/^\(PASS\|FAIL\): /&['"$guest"' guest] /p'
+check_eq "$guest guest: installed modules pass their smoke tests (exit)" "$rc" "0"
 check "dm-inline installed" test -x /usr/sbin/dm-inline
 check "dm-inline(8) installed" man -w dm-inline
 check "unit installed" test -f /lib/systemd/system/dm-inline.service

@@ -1,0 +1,37 @@
+#!/bin/bash
+# Guest half of tests/host/deb.sh, booted after `apt install` of the package on the
+# host (whose / is the guest's): modprobe takes both modules from
+# updates/dkms, not from a build tree, and each passes a smoke test:
+# xtsproxy its self-test and a known answer through dm-crypt, crypt-inline
+# the same bytes on disk as dm-crypt, inline.
+. "$TOP/tests/lib.sh"
+
+v=$(uname -r)
+for m in xtsproxy dm-crypt-inline; do
+	f=$(modinfo -F filename "$m" 2>/dev/null)
+	case $f in
+	/lib/modules/$v/updates/dkms/$m.ko*) pass "$m found in updates/dkms" ;;
+	*) fail "$m found in updates/dkms" "got '$f'" ;;
+	esac
+done
+load_aesni
+check "modprobe xtsproxy" modprobe xtsproxy
+check "xtsproxy: self-test passed" wait_selftest xts-aes-xtsproxy
+check "modprobe dm-crypt-inline" modprobe dm-crypt-inline
+modprobe dm_crypt || die "dm_crypt"
+ramdisks 3 8 || die "brd"
+k=$(hexkey 64)
+len=8192
+head -c $((len * 512)) /dev/urandom >/tmp/plain
+dmsetup create ref --table "0 $len crypt aes-xts-plain64 $k 0 /dev/ram0 0"
+dmsetup create prx --table "0 $len crypt capi:xts-aes-xtsproxy-plain64 $k 0 /dev/ram1 0"
+dmsetup create cri --table "0 $len crypt-inline capi:xts-aes-xtsproxy-plain64 $k 0 /dev/ram2 0 1 force_inline"
+for d in ref prx cri; do
+	dd if=/tmp/plain of=/dev/mapper/$d bs=64k oflag=direct status=none || fail "$d: write"
+done
+check "xtsproxy through dm-crypt: dm-crypt's bytes" cmp -n $((len * 512)) /dev/ram0 /dev/ram1
+check "crypt-inline with xtsproxy, inline: dm-crypt's bytes" cmp -n $((len * 512)) /dev/ram0 /dev/ram2
+check "crypt-inline reads back" cmp /dev/mapper/cri /tmp/plain
+check "crypt-inline served inline" test "$(cri_counter cri inline)" -gt 0
+dmsetup remove ref prx cri
+finish
