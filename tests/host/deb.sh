@@ -8,6 +8,7 @@
 # no module, source, DKMS state, file or package state behind.
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/lib.sh"
+. "$TOP/scripts/lib/tree.sh"
 
 name=dm-crypt-inline
 pkg=$name-dkms
@@ -17,7 +18,7 @@ export DEBIAN_FRONTEND=noninteractive
 
 work=$(mktemp -d)
 purge() { apt-get purge -y -qq "$pkg" >/dev/null 2>&1; }
-trap 'purge; rm -rf "$work"' EXIT
+trap 'purge; rm -rf "$work" "$TOP/build/stubs" /lib/modules/6.99.0-cri-fake' EXIT
 purge
 dkms remove "$name/$ver" --all >/dev/null 2>&1
 rm -rf "/usr/src/$name-$ver" "/var/lib/dkms/$name"
@@ -39,12 +40,57 @@ for v in ${KERNELS:?}; do
 		esac
 	done
 done
+# Secure Boot: DKMS signs what it builds with its MOK key (generated at the
+# first build unless one is configured); each module names that certificate.
+mok=/var/lib/dkms/mok.pub
+serial=$(openssl x509 -inform DER -in "$mok" -noout -serial 2>/dev/null | sed 's/^serial=//')
+check "DKMS signing certificate $mok" test -n "$serial"
+for v in ${KERNELS:?}; do
+	for m in $modules; do
+		got=$(modinfo -k "$v" -F sig_key "$m" 2>/dev/null | tr -d ':')
+		check_eq "$v: $m signed by DKMS's key" "${got:-unsigned}" "$serial"
+	done
+done
+
+# A kernel outside the tested series (a fake 6.99 on the 6.12 headers):
+# the kernel hooks Debian runs at its installation succeed, say why, and
+# install placeholders (include/cri_stub.h).
+fake=6.99.0-cri-fake
+headers=$(for v in ${KERNELS:?}; do echo "$v"; done | grep -m1 '^6\.12\..*-amd64$' | grep -v -- -rt-)
+rm -rf "/lib/modules/$fake"
+mkdir -p "/lib/modules/$fake"
+ln -s "/usr/src/linux-headers-$headers" "/lib/modules/$fake/build"
+said=
+for hook in /etc/kernel/header_postinst.d/dkms /etc/kernel/postinst.d/dkms; do
+	out=$("$hook" "$fake" 2>&1)
+	check_eq "$fake: $hook succeeds" "$?" "0"
+	said="$said$out"
+done
+case $said in
+*"kernel $fake is not one this code is written and tested for"*) pass "$fake: DKMS says why" ;;
+*) fail "$fake: DKMS says why" "$(echo "$said" | tail -n 5)" ;;
+esac
+for m in $modules; do
+	d=$(modinfo -k "$fake" -F description "$m" 2>/dev/null)
+	case $d in
+	"$m placeholder: not built for this kernel"*) pass "$fake: $m is a placeholder" ;;
+	*) fail "$fake: $m is a placeholder" "got '$d'" ;;
+	esac
+done
+# The same placeholders built for the stock 6.12, to load in its guest.
+stubs=$TOP/build/stubs
+rm -rf "$stubs"
+clean_copy "$stubs"
+check "placeholders build for 6.12" make -s -C "$stubs" KDIR="/lib/modules/$headers/build" KERNELRELEASE="$fake"
+dkms remove "$name/$ver" -k "$fake" >/dev/null 2>&1
+rm -rf "/lib/modules/$fake"
+
 # The installed modules, not a build tree's, in a guest of the stock 6.12.
 for v in ${KERNELS:?}; do
 	case $v in *-rt-*) continue ;; esac
 	guest=$v
 done
-out=$("$TOP/scripts/vm" -k "$guest" "$TOP/tests/pkg/installed-modules.sh" 2>&1)
+out=$("$TOP/scripts/vm" -k "$guest" "$TOP/tests/pkg/installed-modules.sh" "$stubs" 2>&1)
 rc=$?
 echo "$out" | sed -n 's/^\(PASS\|FAIL\): /&['"$guest"' guest] /p'
 check_eq "$guest guest: installed modules pass their smoke tests (exit)" "$rc" "0"

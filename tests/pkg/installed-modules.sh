@@ -3,7 +3,8 @@
 # host (whose / is the guest's): modprobe takes both modules from
 # updates/dkms, not from a build tree, and each passes a smoke test:
 # xtsproxy its self-test and a known answer through dm-crypt, crypt-inline
-# the same bytes on disk as dm-crypt, inline.
+# the same bytes on disk as dm-crypt, inline.  The placeholders built for
+# kernels outside the tested series (directory $1) refuse to load.
 . "$TOP/tests/lib.sh"
 
 v=$(uname -r)
@@ -34,4 +35,15 @@ check "crypt-inline with xtsproxy, inline: dm-crypt's bytes" cmp -n $((len * 512
 check "crypt-inline reads back" cmp /dev/mapper/cri /tmp/plain
 check "crypt-inline served inline" test "$(cri_counter cri inline)" -gt 0
 dmsetup remove ref prx cri
+check "both unload" rmmod dm_crypt_inline xtsproxy
+
+# $1: the placeholders built for a kernel outside the tested series
+# (include/cri_stub.h): each refuses to load and logs why.
+for m in xtsproxy dm-crypt-inline; do
+	ko=$(ls "$1"/*/"$m".ko 2>/dev/null)
+	[ -n "$ko" ] || { fail "$m placeholder built"; continue; }
+	check_fails "$m placeholder refuses to load" insmod "$ko"
+	check "$m placeholder logs why" sh -c \
+		"dmesg | grep -q '${m//-/_}: not built for this kernel: the code is written and tested for 6.1 and 6.12 (kernel $v)'"
+done
 finish

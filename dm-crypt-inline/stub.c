@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dm-crypt-inline on a kernel it is not built for (see Kbuild and
+ * cri_stub.h): no target is registered.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include "cri_stub.h"
+
+static int __init cri_stub_init(void)
+{
+	return cri_stub_refuse(CRI_STUB_UNTESTED);
+}
+module_init(cri_stub_init);
+
+MODULE_DESCRIPTION("dm-crypt-inline placeholder: " CRI_STUB_UNTESTED);
+MODULE_LICENSE("GPL");
