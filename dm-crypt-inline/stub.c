@@ -10,9 +10,9 @@
 
 static int __init cri_stub_init(void)
 {
-	return cri_stub_refuse(CRI_STUB_UNTESTED);
+	return cri_stub_refuse(CRI_STUB_WHY);
 }
 module_init(cri_stub_init);
 
-MODULE_DESCRIPTION("dm-crypt-inline placeholder: " CRI_STUB_UNTESTED);
+MODULE_DESCRIPTION("dm-crypt-inline placeholder: " CRI_STUB_WHY);
 MODULE_LICENSE("GPL");

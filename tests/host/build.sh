@@ -37,20 +37,23 @@ for v in ${KERNELS:?}; do
 	check_eq "$v: make clean leaves no objects" "$left" ""
 done
 
-# The placeholders DKMS builds for a kernel outside the tested series
-# (include/cri_stub.h), on the headers of the last kernel above.
-log=$work/build-stub.log
-make KDIR="/lib/modules/$v/build" KERNELRELEASE=6.99.0-cri-fake W=1 C=2 >"$log" 2>&1
-check_eq "placeholders: make W=1 C=2" "$?" "0"
-warnings=$(grep -E 'warning:|error:|sparse:' "$log" | head -n 5)
-check_eq "placeholders: no compiler or sparse warnings" "$warnings" ""
-for ko in $modules; do
-	case $(modinfo -F description "$ko" 2>/dev/null) in
-	*placeholder:*) pass "placeholders: $ko is one" ;;
-	*) fail "placeholders: $ko is one" ;;
-	esac
+# The placeholders DKMS builds (include/cri_stub.h) for a kernel outside
+# the tested series and after a failed build, on the headers of the last
+# kernel above.
+for stub in KERNELRELEASE=6.99.0-cri-fake CRI_STUB=failed; do
+	log=$work/build-stub.log
+	make KDIR="/lib/modules/$v/build" "$stub" W=1 C=2 >"$log" 2>&1
+	check_eq "placeholders ($stub): make W=1 C=2" "$?" "0"
+	warnings=$(grep -E 'warning:|error:|sparse:' "$log" | head -n 5)
+	check_eq "placeholders ($stub): no compiler or sparse warnings" "$warnings" ""
+	for ko in $modules; do
+		case $(modinfo -F description "$ko" 2>/dev/null) in
+		*placeholder:*) pass "placeholders ($stub): $ko is one" ;;
+		*) fail "placeholders ($stub): $ko is one" ;;
+		esac
+	done
+	make KDIR="/lib/modules/$v/build" clean >/dev/null 2>&1
 done
-make KDIR="/lib/modules/$v/build" clean >/dev/null 2>&1
 
 if cp_dir=$(checkpatch_dir); then
 	checkpatch() {
