@@ -3,6 +3,8 @@
 # (max only: load order and priorities do not depend on the CPU)
 # vm-kernels: stock
 # (load order against cryptsetup, no kernel context involved)
+# vm-guest: own
+# (the first user of xts(aes) in a kernel booted for it)
 # Loaded before aesni-intel and the xts template, xtsproxy changes nothing
 # for plain xts(aes) users: cryptsetup luksFormat/open with defaults work,
 # data reads back, and the proxy serves none of it.
