@@ -1,8 +1,9 @@
 #!/bin/bash
-# `make bench` end to end, shortened (two rounds of one second per run) on
+# `make bench` end to end, shortened (one round of one second per run) on
 # the newest stock kernel tested: every mode of every workload runs in the
 # guest and reaches the table, the JSON and the plot; the limit row is
-# priced from the round's own crypto-alone measurement.  No speed is
+# priced from the round's own crypto-alone measurement (pairing by round
+# over several rounds is checked on made-up rounds, without a guest).  No speed is
 # asserted: that is the benchmark's job, not a test's.
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/lib.sh"
@@ -51,14 +52,14 @@ print(round(r["workloads"]["seq-qd1"]["cri-inline-proxy"]["paired"]["limit"], 3)
 sed -i '/^round 2 /d' "$fake/crypto"
 check_fails "report refuses a round without its crypto line" \
 	python3 "$TOP/scripts/lib/bench-report.py" "$fake"
-if "$TOP/scripts/bench" -r 2 -t 1 -o "$out" "$kver" >"$out/table.md" 2>"$out/stderr"; then
-	pass "scripts/bench -r 2 -t 1 on $kver"
+if "$TOP/scripts/bench" -r 1 -t 1 -o "$out" "$kver" >"$out/table.md" 2>"$out/stderr"; then
+	pass "scripts/bench -r 1 -t 1 on $kver"
 else
-	fail "scripts/bench -r 2 -t 1 on $kver" "$(tail -n 5 "$out/stderr" | tr '\n' ' ')"
+	fail "scripts/bench -r 1 -t 1 on $kver" "$(tail -n 5 "$out/stderr" | tr '\n' ' ')"
 fi
 check "progress reached the end" grep -q "^bench \[$kver\]: done" "$out/stderr"
 check "progress named the crypto-alone step" \
-	grep -q "^bench \[$kver\]: 21/42 round 2 crypto alone" "$out/stderr"
+	grep -q "^bench \[$kver\]: 0/21 round 1 crypto alone" "$out/stderr"
 check "table heading names the kernel" grep -q "^### $kver " "$out/table.md"
 check_eq "one row per mode per workload, one limit row" \
 	"$(grep -c -E '^\| (plain RAM disk|dm-crypt|crypt-inline|limit)' "$out/table.md")" "22"
@@ -70,7 +71,7 @@ import json, sys
 res = json.load(open(sys.argv[1]))
 assert len(res) == 1, res
 r = res[0]
-assert r["crypto"]["rounds"] == 2 and r["crypto"]["encrypt_mbps"] > 0, r["crypto"]
+assert r["crypto"]["rounds"] == 1 and r["crypto"]["encrypt_mbps"] > 0, r["crypto"]
 modes = {"plain", "dmcrypt", "dmcrypt-noq", "dmcrypt-noq-proxy",
          "cri-queued", "cri-inline", "cri-inline-proxy"}
 for wl in ("seq-qd1", "rand-qd1", "rand-qd32"):
