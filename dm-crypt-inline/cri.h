@@ -21,12 +21,14 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
+#include <crypto/aead.h>
 #include <crypto/skcipher.h>
 
 #define CRI_MAX_IV_SIZE		32
 #define CRI_LMK_SEED_SIZE	64	/* dm-crypt hashes 64 bytes, 16 of key */
 #define CRI_TCW_WHITENING_SIZE	16
 #define CRI_ELEPHANT_MAX_KEY	32
+#define CRI_MAX_TAG_SIZE	480	/* dm-crypt's bound on integrity:<bytes> */
 
 enum cri_iv_mode {
 	CRI_IV_NONE,		/* ecb: no IV at all */
@@ -40,12 +42,12 @@ enum cri_iv_mode {
 	CRI_IV_TCW,		/* TrueCrypt before 4.1 */
 	CRI_IV_EBOIV,		/* BitLocker CBC */
 	CRI_IV_ELEPHANT,	/* BitLocker CBC with the Elephant diffuser */
+	CRI_IV_RANDOM,		/* stored in the integrity metadata */
 	/*
-	 * Named but not usable; as dm-crypt, refused only if the cipher takes
+	 * Named but not known; as dm-crypt, refused only if the cipher takes
 	 * an IV (a cipher without one ignores any IV mode).
 	 */
 	CRI_IV_INVALID,
-	CRI_IV_UNSUPPORTED,
 };
 
 enum cri_key_type {
@@ -85,6 +87,14 @@ struct cri_config {
 	u64 start;		/* 512-byte sectors */
 	unsigned int sector_size;
 	unsigned int integrity_key_size;	/* 0: not given */
+	/*
+	 * integrity:<tag_size>:<integrity_profile>: bytes of metadata per
+	 * sector used, and "aead" (authenticated encryption) or "none", as
+	 * given; 0 and NULL without it.
+	 */
+	unsigned int tag_size;
+	char *integrity_profile;
+	bool aead;
 	unsigned long flags;
 };
 
@@ -113,15 +123,35 @@ struct cri_sector {
 	unsigned int in_off;
 	unsigned int out_off;
 	u64 sector;		/* 512-byte units, iv_offset included */
+	u8 *stored_iv;		/* random: the IV in the sector's metadata */
 	bool write;
 	u8 *scratch;		/* CRI_ELEPHANT_MAX_KEY bytes, DMA-able */
 	struct skcipher_request *req;	/* cri_iv_reqsize() of context, idle */
 };
 
+/*
+ * The per-sector metadata of an integrity table (dm-integrity beneath), laid
+ * out as dm-crypt lays it out: each tuple_size-byte tuple holds the AEAD's
+ * authentication tag (auth_size bytes), then the stored IV (random IVs:
+ * iv_size bytes), then zeroes.
+ */
+struct cri_integrity {
+	unsigned int tuple_size;	/* 0: no metadata */
+	unsigned int auth_size;
+	unsigned int iv_size;		/* IV bytes stored per sector */
+	unsigned int key_mac_size;	/* authenc(): bytes of the MAC key */
+	u8 *authenc_key;		/* authenc(): its key is built here */
+	unsigned int authenc_key_size;
+	unsigned int max_sectors;	/* 512-byte sectors per pool buffer */
+	mempool_t tag_pool;		/* a page each, for when kmalloc fails */
+};
+
 struct cri_dev {
 	struct dm_dev *dev;
 	struct cri_config cfg;
-	struct crypto_skcipher **tfms;	/* cfg.key_count of them */
+	struct crypto_skcipher **tfms;	/* cfg.key_count of them; or */
+	struct crypto_aead *aead;	/* integrity:<n>:aead, one tfm */
+	struct cri_integrity integ;
 	unsigned int key_parts;		/* as dm-crypt: tfms + IV parts */
 	unsigned int key_extra_size;	/* bytes of the key the IV mode takes */
 	struct cri_iv_state iv;
@@ -200,6 +230,12 @@ static inline bool cri_iv_touches_data(const struct cri_dev *cd)
 	return cd->cfg.iv_mode == CRI_IV_LMK || cd->cfg.iv_mode == CRI_IV_TCW ||
 	       cd->cfg.iv_mode == CRI_IV_ELEPHANT;
 }
+
+/* integrity.c */
+int cri_mac_key_init(struct cri_dev *cd, char **error);
+int cri_aead_setkey(struct cri_dev *cd, const u8 *key, unsigned int size);
+int cri_integrity_init(struct cri_dev *cd, char **error);
+void cri_integrity_exit(struct cri_dev *cd);
 
 /* io.c */
 int cri_io_init(struct cri_dev *cd, struct dm_target *ti, char **error);

@@ -64,25 +64,38 @@ MODULE_PARM_DESC(max_write_size, "Maximum size of a write request");
 struct cri_io {
 	struct cri_dev *cd;
 	struct bio *base;
-	struct bio *clone;		/* writes only: the ciphertext bio */
-	struct bio *out;		/* clone for writes, base for reads */
-	bio_end_io_t *base_end_io;	/* reads: dm's completion of base */
+	/*
+	 * Our own bio with pages of our own: the ciphertext of a write, or
+	 * what a read of an integrity table reads, with the metadata.
+	 */
+	struct bio *clone;
+	struct bio *in;			/* the crypto's source: base or clone */
+	struct bio *out;		/* its destination: clone or base */
+	bio_end_io_t *base_end_io;	/* reads in place: dm's completion */
 	struct bvec_iter iter_in;	/* unprocessed part of the source */
 	struct bvec_iter iter_out;	/* matching part of the destination */
 	u64 iv_sector;
+	u8 *tags;			/* integrity: a tuple per sector */
+	unsigned int tag_index;		/* tuple of the sector at the iterators */
 	blk_status_t status;
+	int crypt_err;			/* an asynchronous tfm's answer */
 	bool write;
 	bool queued;			/* crypto runs on the workqueue */
+	bool tags_from_pool;
 	union {
 		struct work_struct work;
 		struct llist_node defer_node;	/* waiting for the tasklet */
 		struct rb_node rb_node;		/* in the write thread's tree */
 	};
-	struct scatterlist sg_in;
-	struct scatterlist sg_out;
+	/* An AEAD's input: sector, IV, data, tag (dm-crypt's layout). */
+	struct scatterlist sg_in[4];
+	struct scatterlist sg_out[4];
+	__le64 ad_sector;
+	u8 org_iv[CRI_MAX_IV_SIZE] __aligned(sizeof(u64));
 	u8 iv[CRI_MAX_IV_SIZE] __aligned(sizeof(u64));
 	u8 scratch[CRI_ELEPHANT_MAX_KEY] __aligned(sizeof(u64));
-	struct skcipher_request req;	/* followed by the tfm's request context */
+	/* Followed by the tfm's request context; an aead_request for AEADs. */
+	struct skcipher_request req;
 };
 
 static void cri_crypt_resume(struct cri_io *io, bool may_sleep);
@@ -172,12 +185,61 @@ static void cri_free_pages(struct cri_dev *cd, struct bio *clone)
 		cri_page_put(cd, bv->bv_page);
 }
 
+static struct aead_request *cri_aead_req(struct cri_io *io)
+{
+	return (struct aead_request *)&io->req;
+}
+
+/* Bytes of metadata for the bio: a tuple per encryption sector. */
+static unsigned int cri_tags_len(const struct cri_io *io)
+{
+	return (bio_sectors(io->base) >> io->cd->sector_shift) *
+	       io->cd->integ.tuple_size;
+}
+
+/*
+ * The metadata buffer of an integrity table's bio, as dm-crypt takes it:
+ * kmalloc without trying hard; failing that, a page from the pool, the bio
+ * cut to what a page holds.  A write's tuples start zeroed (dm-crypt leaves
+ * the bytes past tag and IV as kmalloc gave them).
+ */
+static void cri_get_tags(struct cri_io *io)
+{
+	struct cri_integrity *ig = &io->cd->integ;
+
+	io->tags = kmalloc(cri_tags_len(io), GFP_NOIO | __GFP_NORETRY |
+			   __GFP_NOMEMALLOC | __GFP_NOWARN);
+	if (!io->tags) {
+		if (bio_sectors(io->base) > ig->max_sectors)
+			dm_accept_partial_bio(io->base, ig->max_sectors);
+		io->tags = mempool_alloc(&ig->tag_pool, GFP_NOIO);
+		io->tags_from_pool = true;
+	}
+	if (io->write)
+		memset(io->tags, 0, cri_tags_len(io));
+}
+
+static void cri_put_tags(struct cri_io *io)
+{
+	if (io->tags_from_pool)
+		mempool_free(io->tags, &io->cd->integ.tag_pool);
+	else
+		kfree(io->tags);
+	io->tags = NULL;
+}
+
 static void cri_end_base(struct cri_io *io)
 {
 	if (io->status)
 		this_cpu_inc(io->cd->stats->errors);
-	if (!io->write)
+	if (!io->write && io->clone) {
+		cri_free_pages(io->cd, io->clone);
+		bio_put(io->clone);
+	} else if (!io->write) {
 		io->base->bi_end_io = io->base_end_io;
+	}
+	if (io->tags)
+		cri_put_tags(io);
 	io->base->bi_status = io->status;
 	bio_endio(io->base);
 }
@@ -273,11 +335,18 @@ static void cri_crypt_done(struct cri_io *io)
 		dm_submit_bio_remap(io->base, io->clone);
 }
 
+/* The metadata tuple of the sector at the iterators. */
+static u8 *cri_tuple(struct cri_io *io)
+{
+	return io->tags + io->tag_index * io->cd->integ.tuple_size;
+}
+
 /* The sector at the iterators; false if it straddles two pages. */
 static bool cri_sector_at(struct cri_io *io, struct cri_sector *s)
 {
+	struct cri_integrity *ig = &io->cd->integ;
 	unsigned int len = io->cd->cfg.sector_size;
-	struct bio_vec in = bio_iter_iovec(io->base, io->iter_in);
+	struct bio_vec in = bio_iter_iovec(io->in, io->iter_in);
 	struct bio_vec out = bio_iter_iovec(io->out, io->iter_out);
 
 	s->in_page = in.bv_page;
@@ -285,6 +354,7 @@ static bool cri_sector_at(struct cri_io *io, struct cri_sector *s)
 	s->out_page = out.bv_page;
 	s->out_off = out.bv_offset;
 	s->sector = io->iv_sector;
+	s->stored_iv = io->tags ? cri_tuple(io) + ig->auth_size : NULL;
 	s->write = io->write;
 	s->scratch = io->scratch;
 	s->req = &io->req;
@@ -306,17 +376,44 @@ static int cri_sector_done(struct cri_io *io)
 		cri_sector_at(io, &s);
 		err = cri_iv_post(io->cd, &s);
 	}
-	bio_advance_iter(io->base, &io->iter_in, len);
+	bio_advance_iter(io->in, &io->iter_in, len);
 	bio_advance_iter(io->out, &io->iter_out, len);
 	io->iv_sector += len >> SECTOR_SHIFT;
+	io->tag_index++;
 	return err;
+}
+
+/*
+ * The sector at the iterators failed.  An AEAD's verdict that it is not
+ * authentic is logged with the sector (dm-crypt's message) and returned as
+ * dm-crypt returns it.  Whatever an AEAD read failed with, what it left
+ * in the reader's sector is zeroed: some (gcm) decrypt before they verify,
+ * and no unauthenticated plaintext may reach the reader.
+ */
+static void cri_sector_failed(struct cri_io *io, int err)
+{
+	struct cri_dev *cd = io->cd;
+	struct bio_vec out;
+
+	io->status = BLK_STS_IOERR;
+	if (err == -EBADMSG) {
+		DMERR_LIMIT("%pg: INTEGRITY AEAD ERROR, sector %llu",
+			    cd->dev->bdev, io->iv_sector - cd->cfg.iv_offset);
+		io->status = BLK_STS_PROTECTION;
+	}
+	if (cd->aead && !io->write) {
+		out = bio_iter_iovec(io->out, io->iter_out);
+		memzero_page(out.bv_page, out.bv_offset, cd->cfg.sector_size);
+	}
 }
 
 static void cri_crypt_continue(struct work_struct *work)
 {
 	struct cri_io *io = container_of(work, struct cri_io, work);
 
-	if (!io->status && cri_sector_done(io))
+	if (io->crypt_err)
+		cri_sector_failed(io, io->crypt_err);
+	else if (cri_sector_done(io))
 		io->status = BLK_STS_IOERR;
 	cri_crypt_resume(io, true);
 }
@@ -336,10 +433,53 @@ static void cri_crypt_callback(CRI_CRYPTO_CB_ARG arg, int err)
 	/* A backlogged request has only moved to the queue. */
 	if (err == -EINPROGRESS)
 		return;
-	if (err)
-		io->status = BLK_STS_IOERR;
+	io->crypt_err = err;
 	INIT_WORK(&io->work, cri_crypt_continue);
 	queue_work(io->cd->cont_wq, &io->work);
+}
+
+/*
+ * One sector through the AEAD, with dm-crypt's request: associated data of
+ * the sector number (512-byte units from the target's start, iv_offset
+ * not included) and the IV, then the data, then the tag in the sector's
+ * metadata tuple.  The AEAD gets a copy of the IV (it may change it).
+ */
+static int cri_aead_sector(struct cri_io *io, struct cri_sector *s, u32 flags)
+{
+	struct cri_dev *cd = io->cd;
+	struct aead_request *req = cri_aead_req(io);
+	unsigned int len = cd->cfg.sector_size;
+	unsigned int auth = cd->integ.auth_size;
+	u8 *tag = cri_tuple(io);
+	bool in_place;
+	int err;
+
+	err = cri_iv_pre(cd, s, io->org_iv, &in_place);
+	if (unlikely(err))
+		return err;
+	memcpy(io->iv, io->org_iv, cd->iv_size);
+	io->ad_sector = cpu_to_le64(io->iv_sector - cd->cfg.iv_offset);
+
+	sg_init_table(io->sg_in, 4);
+	sg_set_buf(&io->sg_in[0], &io->ad_sector, sizeof(io->ad_sector));
+	sg_set_buf(&io->sg_in[1], io->org_iv, cd->iv_size);
+	sg_set_page(&io->sg_in[2], s->in_page, len, s->in_off);
+	sg_set_buf(&io->sg_in[3], tag, auth);
+	sg_init_table(io->sg_out, 4);
+	sg_set_buf(&io->sg_out[0], &io->ad_sector, sizeof(io->ad_sector));
+	sg_set_buf(&io->sg_out[1], io->org_iv, cd->iv_size);
+	sg_set_page(&io->sg_out[2], s->out_page, len, s->out_off);
+	sg_set_buf(&io->sg_out[3], tag, auth);
+
+	aead_request_set_tfm(req, cd->aead);
+	aead_request_set_callback(req, flags, cri_crypt_callback, io);
+	aead_request_set_ad(req, sizeof(io->ad_sector) + cd->iv_size);
+	if (io->write) {
+		aead_request_set_crypt(req, io->sg_in, io->sg_out, len, io->iv);
+		return crypto_aead_encrypt(req);
+	}
+	aead_request_set_crypt(req, io->sg_in, io->sg_out, len + auth, io->iv);
+	return crypto_aead_decrypt(req);
 }
 
 /*
@@ -358,6 +498,8 @@ static int cri_crypt_sector(struct cri_io *io, u32 flags)
 
 	if (unlikely(!cri_sector_at(io, &s)))
 		return -EIO;
+	if (cd->aead)
+		return cri_aead_sector(io, &s, flags);
 	err = cri_iv_pre(cd, &s, io->iv, &in_place);
 	if (unlikely(err))
 		return err;
@@ -366,14 +508,14 @@ static int cri_crypt_sector(struct cri_io *io, u32 flags)
 		s.in_off = s.out_off;
 	}
 
-	sg_init_table(&io->sg_in, 1);
-	sg_set_page(&io->sg_in, s.in_page, len, s.in_off);
-	sg_init_table(&io->sg_out, 1);
-	sg_set_page(&io->sg_out, s.out_page, len, s.out_off);
+	sg_init_table(io->sg_in, 1);
+	sg_set_page(io->sg_in, s.in_page, len, s.in_off);
+	sg_init_table(io->sg_out, 1);
+	sg_set_page(io->sg_out, s.out_page, len, s.out_off);
 
 	skcipher_request_set_tfm(&io->req, cd->tfms[key]);
 	skcipher_request_set_callback(&io->req, flags, cri_crypt_callback, io);
-	skcipher_request_set_crypt(&io->req, &io->sg_in, &io->sg_out, len,
+	skcipher_request_set_crypt(&io->req, io->sg_in, io->sg_out, len,
 				   io->iv);
 	return io->write ? crypto_skcipher_encrypt(&io->req) :
 			   crypto_skcipher_decrypt(&io->req);
@@ -394,9 +536,11 @@ static void cri_crypt_resume(struct cri_io *io, bool may_sleep)
 		err = cri_crypt_sector(io, CRYPTO_TFM_REQ_MAY_BACKLOG);
 		if (err == -EINPROGRESS || err == -EBUSY)
 			return;
-		if (!err)
-			err = cri_sector_done(io);
 		if (err) {
+			cri_sector_failed(io, err);
+			break;
+		}
+		if (cri_sector_done(io)) {
 			io->status = BLK_STS_IOERR;
 			break;
 		}
@@ -431,12 +575,33 @@ static bool cri_add_pages(struct cri_dev *cd, struct bio *clone,
 }
 
 /*
- * A clone with fresh pages for the ciphertext of io->base.  As dm-crypt
- * does: first without blocking; failing that, one bio at a time may wait
- * on the mempool, whose reserve covers the largest bio, so two bios can
- * never each hold half of it and wait for the other.
+ * Hand the bio's metadata tuples to the clone, for dm-integrity beneath to
+ * write or to fill.
  */
-static struct bio *cri_alloc_write_clone(struct cri_io *io)
+static blk_status_t cri_attach_tags(struct cri_io *io, struct bio *clone)
+{
+	unsigned int len = cri_tags_len(io);
+	struct bio_integrity_payload *bip;
+
+	bip = bio_integrity_alloc(clone, GFP_NOIO, 1);
+	if (IS_ERR(bip))
+		return BLK_STS_RESOURCE;
+	bip->bip_iter.bi_sector = io->base->bi_iter.bi_sector;
+	if (bio_integrity_add_page(clone, virt_to_page(io->tags), len,
+				   offset_in_page(io->tags)) != len)
+		return BLK_STS_RESOURCE;
+	return BLK_STS_OK;
+}
+
+/*
+ * A clone of io->base with fresh pages: for the ciphertext of a write, or
+ * what a read of an integrity table reads.  As dm-crypt does: first
+ * without blocking; failing that, one bio at a time may wait on the
+ * mempool, whose reserve covers the largest bio, so two bios can never
+ * each hold half of it and wait for the other.  With the metadata tuples
+ * attached, if the table has them.
+ */
+static struct bio *cri_alloc_clone(struct cri_io *io)
 {
 	struct cri_dev *cd = io->cd;
 	unsigned int size = io->base->bi_iter.bi_size;
@@ -452,14 +617,28 @@ static struct bio *cri_alloc_write_clone(struct cri_io *io)
 	clone->bi_private = io;
 	clone->bi_end_io = cri_write_endio;
 	clone->bi_ioprio = io->base->bi_ioprio;
+	clone->bi_iter.bi_sector = io->base->bi_iter.bi_sector;
+	/* As dm-crypt: a write that cannot take its tags is an IO error. */
+	if (io->tags && cri_attach_tags(io, clone))
+		io->status = io->write ? BLK_STS_IOERR : BLK_STS_RESOURCE;
 	return clone;
 }
 
-/* Reads decrypt the caller's pages in place; writes fill the clone's. */
+/*
+ * Writes fill the clone's pages from the caller's; reads decrypt the
+ * caller's pages in place, or (integrity tables) from the clone into them.
+ */
 static void cri_start_crypt(struct cri_io *io, bool may_sleep)
 {
-	io->out = io->write ? io->clone : io->base;
-	io->iter_out = io->write ? io->clone->bi_iter : io->iter_in;
+	if (io->write) {
+		io->in = io->base;
+		io->out = io->clone;
+		io->iter_out = io->clone->bi_iter;
+	} else if (!io->clone) {
+		io->in = io->base;
+		io->out = io->base;
+		io->iter_out = io->iter_in;
+	}
 	cri_crypt_resume(io, may_sleep);
 }
 
@@ -467,7 +646,7 @@ static void cri_write_work(struct work_struct *work)
 {
 	struct cri_io *io = container_of(work, struct cri_io, work);
 
-	io->clone = cri_alloc_write_clone(io);
+	io->clone = cri_alloc_clone(io);
 	cri_start_crypt(io, true);
 }
 
@@ -576,20 +755,25 @@ void cri_io_global_exit(void)
 	}
 }
 
-static void cri_read_endio(struct bio *bio)
+/* A read came back from the device: decrypt it where the path says. */
+static void cri_read_done(struct cri_io *io, blk_status_t status)
 {
-	struct cri_io *io = bio->bi_private;
 	struct cri_dev *cd = io->cd;
 
-	if (bio->bi_status) {
-		io->status = bio->bi_status;
+	if (status) {
+		io->status = status;
 		cri_crypt_done(io);
 		return;
 	}
-	/* The path was chosen at map time: a runtime switch spares bios in flight. */
+	/*
+	 * The path was chosen at map time: a runtime switch spares bios in
+	 * flight.  A read in a clone of ours holds pages of the pool that
+	 * writes on crypt_wq may be waiting for, so it must never queue
+	 * behind them: it goes to cont_wq, whose work never allocates.
+	 */
 	if (io->queued) {
 		INIT_WORK(&io->work, cri_read_work);
-		queue_work(cd->crypt_wq, &io->work);
+		queue_work(io->clone ? cd->cont_wq : cd->crypt_wq, &io->work);
 		return;
 	}
 	if (in_hardirq() || irqs_disabled()) {
@@ -598,6 +782,39 @@ static void cri_read_endio(struct bio *bio)
 		return;
 	}
 	cri_start_crypt(io, false);
+}
+
+static void cri_read_endio(struct bio *bio)
+{
+	cri_read_done(bio->bi_private, bio->bi_status);
+}
+
+static void cri_clone_read_endio(struct bio *clone)
+{
+	cri_read_done(clone->bi_private, clone->bi_status);
+}
+
+/*
+ * Reads of an integrity table go down in a clone of our own, with the
+ * metadata, and are decrypted from its pages into the caller's.  A tag is
+ * then checked against data nobody else can change meanwhile (in place, a
+ * caller rewriting its buffer during an O_DIRECT read could fail an
+ * authentic sector; dm-crypt then reads it again into pages of its own),
+ * and a sector that fails leaves zeroes, not the cipher's output.
+ */
+static void cri_submit_clone_read(struct cri_io *io)
+{
+	io->clone = cri_alloc_clone(io);
+	io->clone->bi_end_io = cri_clone_read_endio;
+	if (io->status) {
+		cri_end_base(io);
+		return;
+	}
+	io->in = io->clone;
+	io->out = io->base;
+	io->iter_out = io->iter_in;
+	io->iter_in = io->clone->bi_iter;
+	dm_submit_bio_remap(io->base, io->clone);
 }
 
 /*
@@ -609,6 +826,10 @@ static void cri_submit_read(struct cri_io *io)
 {
 	struct bio *bio = io->base;
 
+	if (io->tags) {
+		cri_submit_clone_read(io);
+		return;
+	}
 	io->base_end_io = bio->bi_end_io;
 	bio->bi_end_io = cri_read_endio;
 	bio->bi_private = io;
@@ -689,9 +910,16 @@ int cri_map(struct dm_target *ti, struct bio *bio)
 	io = dm_per_bio_data(bio, cd->per_bio_size);
 	io->cd = cd;
 	io->base = bio;
+	io->clone = NULL;
 	io->status = BLK_STS_OK;
+	io->crypt_err = 0;
 	io->write = bio_data_dir(bio) == WRITE;
 	io->queued = false;
+	io->tags = NULL;
+	io->tag_index = 0;
+	io->tags_from_pool = false;
+	if (cd->integ.tuple_size)
+		cri_get_tags(io);
 	io->iter_in = bio->bi_iter;
 	io->iv_sector = dm_target_offset(ti, bio->bi_iter.bi_sector) +
 			cd->cfg.iv_offset;
@@ -707,7 +935,7 @@ int cri_map(struct dm_target *ti, struct bio *bio)
 		cri_submit_read(io);
 	} else if (cri_inline_write(cd)) {
 		this_cpu_inc(cd->stats->inline_bios);
-		io->clone = cri_alloc_write_clone(io);
+		io->clone = cri_alloc_clone(io);
 		cri_start_crypt(io, false);
 	} else {
 		this_cpu_inc(cd->stats->queued_bios);
@@ -716,6 +944,18 @@ int cri_map(struct dm_target *ti, struct bio *bio)
 		queue_work(cd->crypt_wq, &io->work);
 	}
 	return DM_MAPIO_SUBMITTED;
+}
+
+/*
+ * What follows struct cri_io: the tfm's request context, or the IV mode's;
+ * for an AEAD, an aead_request with its context in the skcipher_request's
+ * place.
+ */
+static unsigned int cri_req_extra(const struct cri_dev *cd)
+{
+	if (cd->aead)
+		return sizeof(struct aead_request) + crypto_aead_reqsize(cd->aead);
+	return max(crypto_skcipher_reqsize(cd->tfms[0]), cri_iv_reqsize(cd));
 }
 
 int cri_io_init(struct cri_dev *cd, struct dm_target *ti, char **error)
@@ -727,9 +967,7 @@ int cri_io_init(struct cri_dev *cd, struct dm_target *ti, char **error)
 	 * As dm-crypt: the request context may be handed to DMA.  The IV
 	 * modes' requests use the same memory between sectors.
 	 */
-	cd->per_bio_size = ALIGN(sizeof(struct cri_io) +
-				 max(crypto_skcipher_reqsize(cd->tfms[0]),
-				     cri_iv_reqsize(cd)),
+	cd->per_bio_size = ALIGN(sizeof(struct cri_io) + cri_req_extra(cd),
 				 ARCH_DMA_MINALIGN);
 	ti->per_io_data_size = cd->per_bio_size;
 
@@ -737,6 +975,13 @@ int cri_io_init(struct cri_dev *cd, struct dm_target *ti, char **error)
 	if (err) {
 		*error = "Cannot allocate bioset";
 		return err;
+	}
+	if (cd->integ.tuple_size) {
+		err = bioset_integrity_create(&cd->bs, CRI_MIN_IOS);
+		if (err) {
+			*error = "Cannot allocate bioset";
+			goto err_bs;
+		}
 	}
 	err = mempool_init_page_pool(&cd->page_pool, BIO_MAX_VECS, 0);
 	if (err) {

@@ -16,6 +16,8 @@
  *    key, as one CBC block over zeroes with the offset as its IV;
  *  - elephant (BitLocker): eboiv plus a sector key from an AES key in the
  *    key's second half and two diffusers over the plaintext.
+ * A fifth, random, takes no key: its IV is drawn for every write and kept
+ * in the sector's integrity metadata, where reads find it.
  * The IV and whitening computations run in any context but hard IRQ (the
  * bio paths never call the crypto API there) and never sleep: the hashes
  * are synchronous shashes, and the ciphers for eboiv and elephant are
@@ -26,6 +28,7 @@
 #include <linux/kernel.h>
 #include <linux/highmem.h>
 #include <linux/log2.h>
+#include <linux/random.h>
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -198,10 +201,16 @@ static int cri_iv_init_eboiv(struct cri_dev *cd, char **error)
  */
 int cri_iv_init(struct cri_dev *cd, char **error)
 {
-	struct crypto_skcipher *tfm = cri_any_tfm(cd);
-	unsigned int ivsize = crypto_skcipher_ivsize(tfm);
-	unsigned int bs = crypto_skcipher_blocksize(tfm);
+	unsigned int ivsize, bs;
 	int err;
+
+	if (cd->aead) {
+		ivsize = crypto_aead_ivsize(cd->aead);
+		bs = crypto_aead_blocksize(cd->aead);
+	} else {
+		ivsize = crypto_skcipher_ivsize(cri_any_tfm(cd));
+		bs = crypto_skcipher_blocksize(cri_any_tfm(cd));
+	}
 
 	if (!ivsize) {
 		if (cd->cfg.iv_mode != CRI_IV_NONE)
@@ -217,9 +226,18 @@ int cri_iv_init(struct cri_dev *cd, char **error)
 	case CRI_IV_INVALID:
 		*error = "Invalid IV mode";
 		return -EINVAL;
-	case CRI_IV_UNSUPPORTED:
-		*error = "Unsupported IV mode (random: needs integrity metadata)";
-		return -EINVAL;
+	case CRI_IV_TCW:
+	case CRI_IV_EBOIV:
+	case CRI_IV_ELEPHANT:
+		/*
+		 * dm-crypt takes these with an AEAD and then treats the AEAD
+		 * as a skcipher; refused here rather than run that.
+		 */
+		if (cd->aead) {
+			*error = "IV mode works only with a skcipher, not with an AEAD";
+			return -EINVAL;
+		}
+		break;
 	default:
 		break;
 	}
@@ -250,6 +268,10 @@ int cri_iv_init(struct cri_dev *cd, char **error)
 	case CRI_IV_EBOIV:
 	case CRI_IV_ELEPHANT:
 		return cri_iv_init_eboiv(cd, error);
+	case CRI_IV_RANDOM:
+		/* As dm-crypt: stored in the integrity metadata, all of it. */
+		cd->integ.iv_size = cd->iv_size;
+		return 0;
 	default:
 		return 0;
 	}
@@ -598,6 +620,15 @@ int cri_iv_pre(const struct cri_dev *cd, const struct cri_sector *s, u8 *iv,
 		fallthrough;
 	case CRI_IV_EBOIV:
 		return cri_eboiv(cd, sector, iv, s->req);
+	case CRI_IV_RANDOM:
+		/* Fresh for every write, kept in the sector's metadata. */
+		if (s->write) {
+			get_random_bytes(iv, cd->iv_size);
+			memcpy(s->stored_iv, iv, cd->iv_size);
+		} else {
+			memcpy(iv, s->stored_iv, cd->iv_size);
+		}
+		return 0;
 	default:
 		cri_iv_gen(cd, iv, s->sector);
 		return 0;

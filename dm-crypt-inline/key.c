@@ -343,6 +343,8 @@ static int cri_apply_key(struct cri_dev *cd, const u8 *key)
 	unsigned int sub = cri_subkey_size(cd), i;
 	int err = 0, r;
 
+	if (cd->aead)
+		return cri_aead_setkey(cd, key, sub);
 	for (i = 0; i < cd->cfg.key_count; i++) {
 		r = crypto_skcipher_setkey(cd->tfms[i], key + i * sub, sub);
 		if (r)

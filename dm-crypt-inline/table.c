@@ -33,18 +33,14 @@ static const struct cri_iv_name cri_iv_names[] = {
 	{ "tcw", CRI_IV_TCW },
 	{ "eboiv", CRI_IV_EBOIV },
 	{ "elephant", CRI_IV_ELEPHANT },
-};
-
-/* IV modes dm-crypt knows and this target does not support (yet). */
-static const char * const cri_iv_unsupported[] = {
-	"random",
+	{ "random", CRI_IV_RANDOM },
 };
 
 /*
  * Look the IV mode up (NULL: none given).  As dm-crypt, options after the
  * mode are used by the modes that take them (essiv) and ignored by the
- * others, and a mode that is unknown or not supported here is refused only
- * once the tfm shows that the cipher takes an IV (cri_iv_check()).
+ * others, and a mode that is unknown is refused only once the tfm shows
+ * that the cipher takes an IV (cri_iv_init()).
  */
 static int cri_parse_ivmode(struct cri_config *cfg, const char *ivmode,
 			    const char *opts, char **error)
@@ -56,9 +52,6 @@ static int cri_parse_ivmode(struct cri_config *cfg, const char *ivmode,
 		return 0;
 	}
 	cfg->iv_mode = CRI_IV_INVALID;
-	for (i = 0; i < ARRAY_SIZE(cri_iv_unsupported); i++)
-		if (!strcmp(ivmode, cri_iv_unsupported[i]))
-			cfg->iv_mode = CRI_IV_UNSUPPORTED;
 	for (i = 0; i < ARRAY_SIZE(cri_iv_names); i++)
 		if (!strcmp(ivmode, cri_iv_names[i].name))
 			cfg->iv_mode = cri_iv_names[i].mode;
@@ -109,10 +102,6 @@ static int cri_parse_capi(struct cri_config *cfg, char *spec, char **error)
 		*ivmode++ = '\0';
 	if (!*spec) {
 		*error = "Invalid crypto API cipher specification: <spec>-<ivmode> expected";
-		return -EINVAL;
-	}
-	if (!strncmp(spec, "authenc", 7)) {
-		*error = "AEAD (authenticated) ciphers are not supported";
 		return -EINVAL;
 	}
 	err = cri_parse_ivmode(cfg, ivmode, opts, error);
@@ -208,6 +197,37 @@ static int cri_parse_sector(const char *arg, u64 *out)
 	return 0;
 }
 
+/*
+ * "integrity:<bytes>:aead|none": metadata per sector in dm-integrity
+ * beneath (checked against its profile at load), used by an AEAD for its
+ * tag, and by random IVs.  As dm-crypt, the profile name is matched
+ * without regard to case and printed back as given; where dm-crypt would
+ * follow a missing second colon into a NULL pointer, this refuses.
+ */
+static int cri_parse_integrity(struct cri_config *cfg, const char *arg,
+			       unsigned int size, char **error)
+{
+	const char *profile = strchr(arg + strlen("integrity:"), ':');
+
+	if (!size || size > CRI_MAX_TAG_SIZE || !profile) {
+		*error = "Invalid integrity arguments";
+		return -EINVAL;
+	}
+	profile++;
+	if (strcasecmp(profile, "aead") && strcasecmp(profile, "none")) {
+		*error = "Unknown integrity profile";
+		return -EINVAL;
+	}
+	kfree(cfg->integrity_profile);
+	cfg->integrity_profile = kstrdup(profile, GFP_KERNEL);
+	if (!cfg->integrity_profile)
+		return -ENOMEM;
+	cfg->tag_size = size;
+	/* As dm-crypt: once a table says aead, a later "none" does not undo it. */
+	cfg->aead |= !strcasecmp(profile, "aead");
+	return 0;
+}
+
 static int cri_parse_feature(struct cri_config *cfg, const char *arg,
 			     char **error)
 {
@@ -238,10 +258,7 @@ static int cri_parse_feature(struct cri_config *cfg, const char *arg,
 		cfg->sector_size = size;
 		return 0;
 	}
-	/*
-	 * Stored and printed back, as dm-crypt does (6.12); it sizes the MAC
-	 * key of an authenc() AEAD cipher, which this target refuses.
-	 */
+	/* The size of an authenc() cipher's MAC key, as dm-crypt (6.12). */
 	if (sscanf(arg, "integrity_key_size:%u%c", &size, &dummy) == 1) {
 		if (!size) {
 			*error = "Invalid integrity_key_size argument";
@@ -250,10 +267,8 @@ static int cri_parse_feature(struct cri_config *cfg, const char *arg,
 		cfg->integrity_key_size = size;
 		return 0;
 	}
-	if (!strncasecmp(arg, "integrity:", 10)) {
-		*error = "Integrity (AEAD) mode is not supported";
-		return -EINVAL;
-	}
+	if (sscanf(arg, "integrity:%u:", &size) == 1)
+		return cri_parse_integrity(cfg, arg, size, error);
 	*error = "Invalid feature arguments";
 	return -EINVAL;
 }
@@ -291,6 +306,25 @@ static int cri_parse_features(struct cri_config *cfg, struct dm_arg_set *as,
 	return 0;
 }
 
+/*
+ * What dm-crypt refuses of an AEAD cipher once it knows the table asks for
+ * one (it reads the options first): the old cipher format, and lmk.
+ */
+static int cri_check_aead(const struct cri_config *cfg, char **error)
+{
+	if (!cfg->aead)
+		return 0;
+	if (strncmp(cfg->cipher_string, "capi:", 5)) {
+		*error = "Bad cipher specification";
+		return -EINVAL;
+	}
+	if (cfg->iv_mode == CRI_IV_LMK) {
+		*error = "AEAD transforms not supported for LMK";
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int cri_parse_table(struct cri_config *cfg, unsigned int argc, char **argv,
 		    char **error)
 {
@@ -323,7 +357,10 @@ int cri_parse_table(struct cri_config *cfg, unsigned int argc, char **argv,
 		*error = "Invalid device sector";
 		return -EINVAL;
 	}
-	return cri_parse_features(cfg, &as, error);
+	err = cri_parse_features(cfg, &as, error);
+	if (err)
+		return err;
+	return cri_check_aead(cfg, error);
 }
 
 /* Checks that need the target's length, as dm-crypt makes them. */
@@ -354,6 +391,7 @@ void cri_config_free(struct cri_config *cfg)
 	kfree(cfg->iv_opts);
 	kfree(cfg->key_desc);
 	kfree(cfg->dev_path);
+	kfree(cfg->integrity_profile);
 	kfree_sensitive(cfg->key);
 	memset(cfg, 0, sizeof(*cfg));
 }
@@ -361,7 +399,7 @@ void cri_config_free(struct cri_config *cfg)
 static unsigned int cri_feature_count(const struct cri_config *cfg)
 {
 	return hweight_long(cfg->flags) + (cfg->sector_size != 512) +
-	       !!cfg->integrity_key_size;
+	       !!cfg->integrity_key_size + !!cfg->tag_size;
 }
 
 /*
@@ -399,6 +437,8 @@ unsigned int cri_emit_table(const struct cri_config *cfg, const char *dev_name,
 		DMEMIT(" no_write_workqueue");
 	if (test_bit(CRI_FORCE_INLINE, &cfg->flags))
 		DMEMIT(" force_inline");
+	if (cfg->tag_size)
+		DMEMIT(" integrity:%u:%s", cfg->tag_size, cfg->integrity_profile);
 	if (cfg->sector_size != 512)
 		DMEMIT(" sector_size:%u", cfg->sector_size);
 	if (test_bit(CRI_IV_LARGE_SECTORS, &cfg->flags))
@@ -435,12 +475,15 @@ unsigned int cri_emit_ima(const struct cri_dev *cd,
 	DMEMIT(",no_read_workqueue=%c", cri_yn(cfg, CRI_NO_READ_WORKQUEUE));
 	DMEMIT(",no_write_workqueue=%c", cri_yn(cfg, CRI_NO_WRITE_WORKQUEUE));
 	DMEMIT(",iv_large_sectors=%c", cri_yn(cfg, CRI_IV_LARGE_SECTORS));
+	if (cfg->tag_size)
+		DMEMIT(",integrity_tag_size=%u,cipher_auth=%s", cfg->tag_size,
+		       cfg->integrity_profile);
 	if (cfg->sector_size != 512)
 		DMEMIT(",sector_size=%u", cfg->sector_size);
 	DMEMIT(",cipher_string=%s", cfg->cipher_string);
 	DMEMIT(",key_size=%u,key_parts=%u,key_extra_size=%u", cfg->key_size,
 	       cd->key_parts, cd->key_extra_size);
-	DMEMIT(",key_mac_size=%u", cfg->integrity_key_size);
+	DMEMIT(",key_mac_size=%u", cd->integ.key_mac_size);
 	DMEMIT(",force_inline=%c;", cri_yn(cfg, CRI_FORCE_INLINE));
 	return sz;
 }

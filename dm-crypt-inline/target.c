@@ -22,6 +22,9 @@ static void cri_free_tfms(struct cri_dev *cd)
 			crypto_free_skcipher(cd->tfms[i]);
 	kfree(cd->tfms);
 	cd->tfms = NULL;
+	if (cd->aead)
+		crypto_free_aead(cd->aead);
+	cd->aead = NULL;
 }
 
 static void cri_dtr(struct dm_target *ti)
@@ -31,6 +34,7 @@ static void cri_dtr(struct dm_target *ti)
 	if (!cd)
 		return;
 	cri_io_exit(cd);
+	cri_integrity_exit(cd);
 	cri_put_key(cd);
 	cri_iv_exit(cd);
 	cri_free_tfms(cd);
@@ -45,6 +49,24 @@ static void cri_dtr(struct dm_target *ti)
 }
 
 /*
+ * integrity:<n>:aead: one AEAD tfm (capi: has no keycount), allocated as
+ * dm-crypt allocates it.
+ */
+static int cri_alloc_aead(struct cri_dev *cd, char **error)
+{
+	struct crypto_aead *tfm;
+
+	tfm = crypto_alloc_aead(cd->cfg.crypto_name, 0,
+				CRYPTO_ALG_ALLOCATES_MEMORY);
+	if (IS_ERR(tfm)) {
+		*error = "Error allocating crypto tfm (unknown AEAD, mode or hash?)";
+		return PTR_ERR(tfm);
+	}
+	cd->aead = tfm;
+	return 0;
+}
+
+/*
  * One tfm per key of "cipher:<keycount>", as dm-crypt: sector n uses tfm
  * n mod keycount.  Synchronous or not, both work.  As dm-crypt, no
  * implementation that allocates memory per request: under memory pressure
@@ -54,7 +76,13 @@ static int cri_alloc_tfms(struct cri_dev *cd, char **error)
 {
 	struct crypto_skcipher *tfm;
 	unsigned int i;
+	int err;
 
+	err = cri_mac_key_init(cd, error);
+	if (err)
+		return err;
+	if (cd->cfg.aead)
+		return cri_alloc_aead(cd, error);
 	cd->tfms = kcalloc(cd->cfg.key_count, sizeof(*cd->tfms), GFP_KERNEL);
 	if (!cd->tfms) {
 		*error = "Cannot allocate the tfm array";
@@ -122,6 +150,9 @@ static int cri_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	if (err)
 		goto bad;
 	err = cri_load_key(cd, &ti->error);
+	if (err)
+		goto bad;
+	err = cri_integrity_init(cd, &ti->error);
 	if (err)
 		goto bad;
 

@@ -8,7 +8,9 @@
 
 #include <linux/version.h>
 #include <crypto/skcipher.h>
+#include <linux/blk-integrity.h>
 #include <linux/mempool.h>
+#include <linux/string.h>
 
 /* 6.12 moved the unaligned access helpers from asm/ to linux/. */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
@@ -135,5 +137,55 @@ static inline bool cri_zoned_writes_unsplit(void)
 {
 	return LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0);
 }
+
+/*
+ * The integrity profile of the device beneath an integrity table, judged
+ * as the running kernel's dm-crypt judges it; returns its reason for a
+ * refusal, or NULL with the bytes of metadata per sector in *tuple and, in
+ * *exact, whether the tag and stored IV must fill all of it.  6.1 wants
+ * dm-integrity's "DM-DIF-EXT-TAG" profile of exactly @used bytes; 6.12
+ * (profiles gave way to a checksum type in 6.11) takes any profile without
+ * a checksum that has at least @used bytes.  6.11 is neither: this code is
+ * built for 6.1 and 6.12 only (include/cri_stub.mk).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+static inline const char *cri_integrity_profile(struct block_device *bdev,
+						unsigned int used,
+						unsigned int sector_size,
+						unsigned int *tuple,
+						bool *exact)
+{
+	struct blk_integrity *bi = blk_get_integrity(bdev->bd_disk);
+
+	if (!bi || bi->csum_type != BLK_INTEGRITY_CSUM_NONE)
+		return "Integrity profile not supported.";
+	if (bi->tuple_size < used)
+		return "Integrity profile tag size mismatch.";
+	if (1U << bi->interval_exp != sector_size)
+		return "Integrity profile sector size mismatch.";
+	*tuple = bi->tuple_size;
+	*exact = false;
+	return NULL;
+}
+#else
+static inline const char *cri_integrity_profile(struct block_device *bdev,
+						unsigned int used,
+						unsigned int sector_size,
+						unsigned int *tuple,
+						bool *exact)
+{
+	struct blk_integrity *bi = blk_get_integrity(bdev->bd_disk);
+
+	if (!bi || strcasecmp(bi->profile->name, "DM-DIF-EXT-TAG"))
+		return "Integrity profile not supported.";
+	if (bi->tag_size != used || bi->tuple_size != used)
+		return "Integrity profile tag size mismatch.";
+	if (1U << bi->interval_exp != sector_size)
+		return "Integrity profile sector size mismatch.";
+	*tuple = bi->tuple_size;
+	*exact = true;
+	return NULL;
+}
+#endif
 
 #endif /* CRI_COMPAT_H */

@@ -37,7 +37,7 @@ ktap() {
 	check "$suite: suite passed" grep -qx "ok 1 $suite" "$file"
 }
 
-for s in crypt-inline-table crypt-inline-key crypt-inline-iv crypt-inline-status xtsproxy; do
+for s in crypt-inline-table crypt-inline-key crypt-inline-iv crypt-inline-integrity crypt-inline-status xtsproxy; do
 	r=/sys/kernel/debug/kunit/$s/results
 	if [ -r "$r" ]; then
 		ktap "$s" "$r"
