@@ -587,8 +587,7 @@ static blk_status_t cri_attach_tags(struct cri_io *io, struct bio *clone)
 	if (IS_ERR(bip))
 		return BLK_STS_RESOURCE;
 	bip->bip_iter.bi_sector = io->base->bi_iter.bi_sector;
-	if (bio_integrity_add_page(clone, virt_to_page(io->tags), len,
-				   offset_in_page(io->tags)) != len)
+	if (!cri_bip_add_tags(clone, io->tags, len))
 		return BLK_STS_RESOURCE;
 	return BLK_STS_OK;
 }

@@ -188,4 +188,23 @@ static inline const char *cri_integrity_profile(struct block_device *bdev,
 }
 #endif
 
+/*
+ * Add a buffer of metadata tuples to a bio's integrity payload.  6.12's
+ * bio_integrity_add_page() counts the bytes into bip_iter.bi_size; 6.1's
+ * does not, and its dm-crypt sets the size itself.  A payload of size 0
+ * with a bio that dm core then trims (a split beneath us) WARNs in
+ * bio_integrity_advance and leaves the tags off their sectors.
+ */
+static inline bool cri_bip_add_tags(struct bio *bio, void *tags,
+				    unsigned int len)
+{
+	if (bio_integrity_add_page(bio, virt_to_page(tags), len,
+				   offset_in_page(tags)) != len)
+		return false;
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 12, 0)
+	bio_integrity(bio)->bip_iter.bi_size = len;
+#endif
+	return true;
+}
+
 #endif /* CRI_COMPAT_H */
