@@ -155,6 +155,13 @@ same_meta "authenc(hmac(sha256),xts(aes))-plain64, iv_offset" 32 512 \
 SAME_BYTES=0 same_meta "xts(aes)-random, integrity:16:none" 16 512 "capi:xts(aes)-random" "$k64" "integrity:16:none"
 SAME_BYTES=0 same_meta "rfc7539(chacha20,poly1305)-random" 28 512 \
 	"capi:rfc7539(chacha20,poly1305)-random" "$(hexkey 32)" "integrity:28:aead"
+# integrity_key_size, where the kernel's dm-crypt has it (target 1.28,
+# 6.12): a 20-byte MAC key, taken from the key's tail as dm-crypt takes it.
+if [ "$(dmsetup targets | awk '$1 == "crypt" { split($2, v, "."); print v[2] }')" -ge 28 ]; then
+	same_meta "authenc(hmac(sha256),xts(aes))-plain64, integrity_key_size:20" 32 512 \
+		"capi:authenc(hmac(sha256),xts(aes))-plain64" "$(hexkey 84)" "integrity:32:aead" \
+		"integrity_key_size:20"
+fi
 
 # 3. Tampering.  A volume written by dm-crypt (authenc, random IVs); its
 # sector 17 is changed beneath it, in the data or in the metadata.
