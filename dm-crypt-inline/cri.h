@@ -10,7 +10,21 @@
 #ifndef DM_CRYPT_INLINE_CRI_H
 #define DM_CRYPT_INLINE_CRI_H
 
+/*
+ * Two modules are built from these sources (see Kbuild): crypt-inline,
+ * beside in-tree dm-crypt, and the drop-in, which registers "crypt" in its
+ * place.  Their log prefix is chosen here; everything else that differs is
+ * in struct cri_flavour.
+ */
+#ifdef CRI_DROPIN
+#define DM_MSG_PREFIX "crypt"
+#define CRI_MODULE_DESCRIPTION \
+	"drop-in for dm-crypt: target crypt, with crypto inline on the IO path"
+#else
 #define DM_MSG_PREFIX "crypt-inline"
+#define CRI_MODULE_DESCRIPTION \
+	"target reading dm-crypt's table, with crypto inline on the IO path"
+#endif
 
 #include <linux/bio.h>
 #include <linux/device-mapper.h>
@@ -49,6 +63,18 @@ enum cri_iv_mode {
 	 */
 	CRI_IV_INVALID,
 };
+
+/* What differs between the two targets built from these sources. */
+struct cri_flavour {
+	const char *name;		/* target type */
+	unsigned int version[3];	/* target version */
+	/* Flags that "force_inline" and the message "inline on" set. */
+	unsigned long inline_on;
+	/* Hex keys print as hex (dmsetup hides them only for "crypt"). */
+	bool hex_keys;
+};
+
+extern const struct cri_flavour cri_flavour;
 
 enum cri_key_type {
 	CRI_KEY_HEX,
@@ -155,7 +181,7 @@ struct cri_dev {
 	unsigned int key_parts;		/* as dm-crypt: tfms + IV parts */
 	unsigned int key_extra_size;	/* bytes of the key the IV mode takes */
 	struct cri_iv_state iv;
-	u8 *wipe_key;			/* key_size bytes for "key wipe" */
+	u8 *wipe_key;			/* for "key wipe"; zero outside it */
 	unsigned int iv_size;
 	unsigned int sector_shift;	/* log2(sector_size / 512) */
 	unsigned int benbi_shift;
@@ -164,14 +190,18 @@ struct cri_dev {
 	 * Serializes messages, the table line and the suspend/resume hooks:
 	 * dm core holds only the table's SRCU around .message and .status,
 	 * so two of them, or one and a hook, may run at once.  Protects
-	 * suspended, the key fields of cfg, key_valid and owned_key; the
-	 * flags word is written under it and read without it (READ_ONCE).
+	 * suspended, the key fields of cfg, key_valid, owned_key and
+	 * table_key; the flags word is written under it and read without it
+	 * (READ_ONCE).
 	 */
 	struct mutex lock;
 	bool suspended;			/* key messages allowed */
 	bool zoned;			/* writes stay inline, in order */
 	bool key_valid;
 	struct key *owned_key;		/* our keyring's copy of a hex key */
+	struct key *table_key;		/* or the keyring key it names */
+	struct list_head table_key_node;	/* see cri_live_table_key() */
+	struct mapped_device *md;	/* only compared */
 
 	struct workqueue_struct *crypt_wq;
 	struct workqueue_struct *cont_wq;	/* after async crypto: never blocks */
@@ -190,8 +220,9 @@ int cri_parse_table(struct cri_config *cfg, unsigned int argc, char **argv,
 int cri_check_alignment(const struct cri_config *cfg, sector_t len,
 			char **error);
 void cri_config_free(struct cri_config *cfg);
-unsigned int cri_emit_table(const struct cri_config *cfg, const char *dev_name,
-			    char *result, unsigned int maxlen);
+unsigned int cri_emit_table(const struct cri_config *cfg, const u8 *hex_key,
+			    const char *dev_name, char *result,
+			    unsigned int maxlen);
 unsigned int cri_emit_ima(const struct cri_dev *cd,
 			  const struct target_type *tt, char *result,
 			  unsigned int maxlen);
@@ -210,6 +241,8 @@ int cri_wipe_key(struct cri_dev *cd, char **error);
 int cri_set_key(struct cri_dev *cd, char *arg, char **error);
 int cri_key_message(struct cri_dev *cd, unsigned int argc, char **argv,
 		    char **error);
+void cri_emit_table_keyed(const struct cri_dev *cd, char *result,
+			  unsigned int maxlen);
 int cri_keyring_init(void);
 void cri_keyring_exit(void);
 

@@ -215,9 +215,71 @@ static bool cri_is_owned_desc(const struct cri_config *cfg)
 	       !strncmp(cfg->key_desc, CRI_KEY_PREFIX, strlen(CRI_KEY_PREFIX));
 }
 
-/* Our own keys are found in our keyring, others as dm-crypt finds them. */
-static struct key *cri_lookup_key(const struct cri_config *cfg)
+/*
+ * Keyring keys that live tables were loaded from, so that a table can be
+ * reloaded unchanged after the key was unlinked: cryptsetup unlinks a
+ * LUKS2 volume key from the keyring once the device is open, and
+ * `dmsetup table --showkeys | dmsetup reload` would otherwise fail (it
+ * does on in-tree dm-crypt).  Only a table of the same mapped device,
+ * naming the same key type, description and size, gets such a key, and
+ * only while the key is valid (not revoked, invalidated or expired).
+ * Each table holds its key until it is destroyed or its key wiped, so an
+ * unlinked key stays in /proc/keys as long as a table of the device names
+ * it; dm-crypt keeps the key's bytes as long as that anyway.
+ */
+static LIST_HEAD(cri_table_keys);
+static DEFINE_MUTEX(cri_table_keys_lock);
+
+static bool cri_same_key_ref(const struct cri_dev *a, const struct cri_dev *b)
 {
+	return a->md == b->md && a->cfg.key_type == b->cfg.key_type &&
+	       a->cfg.key_size == b->cfg.key_size &&
+	       !strcmp(a->cfg.key_desc, b->cfg.key_desc);
+}
+
+static struct key *cri_live_table_key(const struct cri_dev *cd)
+{
+	struct key *key = ERR_PTR(-ENOKEY);
+	struct cri_dev *live;
+
+	mutex_lock(&cri_table_keys_lock);
+	list_for_each_entry(live, &cri_table_keys, table_key_node) {
+		if (cri_same_key_ref(live, cd) && !key_validate(live->table_key)) {
+			key = key_get(live->table_key);
+			break;
+		}
+	}
+	mutex_unlock(&cri_table_keys_lock);
+	return key;
+}
+
+static void cri_hold_table_key(struct cri_dev *cd, struct key *key)
+{
+	mutex_lock(&cri_table_keys_lock);
+	cd->table_key = key_get(key);
+	list_add(&cd->table_key_node, &cri_table_keys);
+	mutex_unlock(&cri_table_keys_lock);
+}
+
+static void cri_release_table_key(struct cri_dev *cd)
+{
+	if (!cd->table_key)
+		return;
+	mutex_lock(&cri_table_keys_lock);
+	list_del(&cd->table_key_node);
+	mutex_unlock(&cri_table_keys_lock);
+	key_put(cd->table_key);
+	cd->table_key = NULL;
+}
+
+/*
+ * Our own keys are found in our keyring, others as dm-crypt finds them,
+ * or else held by the live table of the same device.
+ */
+static struct key *cri_lookup_key(const struct cri_dev *cd)
+{
+	const struct cri_config *cfg = &cd->cfg;
+	struct key *key;
 	key_ref_t ref;
 
 	if (cri_is_owned_desc(cfg)) {
@@ -225,7 +287,10 @@ static struct key *cri_lookup_key(const struct cri_config *cfg)
 				     &key_type_logon, cfg->key_desc, false);
 		return IS_ERR(ref) ? ERR_CAST(ref) : key_ref_to_ptr(ref);
 	}
-	return request_key(cri_key_type(cfg->key_type), cfg->key_desc, NULL);
+	key = request_key(cri_key_type(cfg->key_type), cfg->key_desc, NULL);
+	if (PTR_ERR_OR_ZERO(key) == -ENOKEY)
+		key = cri_live_table_key(cd);
+	return key;
 }
 
 /* The key bytes of a keyring key, key->sem held; NULL once revoked. */
@@ -318,7 +383,7 @@ static int cri_load_keyring_key(struct cri_dev *cd, char **error)
 	struct key *key;
 	int err;
 
-	key = cri_lookup_key(cfg);
+	key = cri_lookup_key(cd);
 	if (IS_ERR(key)) {
 		*error = "Keyring key not found or not accessible";
 		return PTR_ERR(key);
@@ -328,6 +393,8 @@ static int cri_load_keyring_key(struct cri_dev *cd, char **error)
 		err = cri_hold_owned(key);
 		if (!err)
 			cd->owned_key = key;
+	} else if (!err) {
+		cri_hold_table_key(cd, key);
 	}
 	key_put(key);
 	return err;
@@ -361,7 +428,7 @@ int cri_load_key(struct cri_dev *cd, char **error)
 
 	/* Taken now, so that a "key wipe" cannot fail for want of memory. */
 	if (!cd->wipe_key) {
-		cd->wipe_key = kmalloc(max(cfg->key_size, 1U), GFP_KERNEL);
+		cd->wipe_key = kzalloc(max(cfg->key_size, 1U), GFP_KERNEL);
 		if (!cd->wipe_key) {
 			*error = "Cannot allocate key storage";
 			err = -ENOMEM;
@@ -383,6 +450,9 @@ out:
 	/* The tfms hold the key schedules; no other copy stays behind. */
 	kfree_sensitive(cfg->key);
 	cfg->key = NULL;
+	/* A key that did not load is offered to no later table. */
+	if (err)
+		cri_release_table_key(cd);
 	cd->key_valid = !err;
 	return err;
 }
@@ -392,6 +462,38 @@ void cri_put_key(struct cri_dev *cd)
 	if (cd->owned_key)
 		cri_release_owned(cd->owned_key);
 	cd->owned_key = NULL;
+	cri_release_table_key(cd);
+}
+
+/*
+ * The table line as this target prints it.  crypt-inline names every key
+ * by reference.  The drop-in prints as dm-crypt does: a hex key in hex
+ * (read back from our keyring's copy), a keyring key by reference, and a
+ * wiped key as zero bytes of the key's size, which cryptsetup luksResume
+ * reads to know the size of the key to send.  cd->lock held.
+ */
+void cri_emit_table_keyed(const struct cri_dev *cd, char *result,
+			  unsigned int maxlen)
+{
+	const struct cri_config *cfg = &cd->cfg;
+	const struct user_key_payload *ukp;
+	struct key *key = cd->owned_key;
+
+	if (!cri_flavour.hex_keys || cfg->key_type == CRI_KEY_NONE ||
+	    (cd->key_valid && !key)) {
+		cri_emit_table(cfg, NULL, cd->dev->name, result, maxlen);
+		return;
+	}
+	if (!cd->key_valid) {
+		/* Zero outside cri_wipe_key(), which holds cd->lock too. */
+		cri_emit_table(cfg, cd->wipe_key, cd->dev->name, result, maxlen);
+		return;
+	}
+	down_read(&key->sem);
+	ukp = user_key_payload_locked(key);
+	cri_emit_table(cfg, ukp && ukp->datalen == cfg->key_size ?
+			    ukp->data : NULL, cd->dev->name, result, maxlen);
+	up_read(&key->sem);
 }
 
 int cri_keyring_init(void)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * dm-crypt-inline on a kernel it is not built for (see Kbuild and
- * cri_stub.h): no target is registered.
+ * dm-crypt-inline, or the drop-in (CRI_DROPIN), on a kernel it is not
+ * built for (see Kbuild and cri_stub.h): no target is registered.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -14,5 +14,10 @@ static int __init cri_stub_init(void)
 }
 module_init(cri_stub_init);
 
-MODULE_DESCRIPTION("dm-crypt-inline placeholder: " CRI_STUB_WHY);
+#ifdef CRI_DROPIN
+#define CRI_STUB_MODULE "dm-crypt-dropin"
+#else
+#define CRI_STUB_MODULE "dm-crypt-inline"
+#endif
+MODULE_DESCRIPTION(CRI_STUB_MODULE " placeholder: " CRI_STUB_WHY);
 MODULE_LICENSE("GPL");

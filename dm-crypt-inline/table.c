@@ -245,10 +245,13 @@ static int cri_parse_feature(struct cri_config *cfg, const char *arg,
 	char dummy;
 
 	for (i = 0; i < ARRAY_SIZE(names); i++) {
-		if (!strcasecmp(arg, names[i])) {
+		if (strcasecmp(arg, names[i]))
+			continue;
+		if (i == CRI_FORCE_INLINE)
+			cfg->flags |= cri_flavour.inline_on;
+		else
 			__set_bit(i, &cfg->flags);
-			return 0;
-		}
+		return 0;
 	}
 	if (sscanf(arg, "sector_size:%u%c", &size, &dummy) == 1) {
 		if (size < 512 || size > 4096 || !is_power_of_2(size)) {
@@ -403,21 +406,28 @@ static unsigned int cri_feature_count(const struct cri_config *cfg)
 }
 
 /*
- * The table line, without key material: hex keys appear as the keyring
- * reference they were stored under (see key.c).
+ * The table line.  With @hex_key NULL it holds no key material: hex keys
+ * appear as the keyring reference they were stored under (see key.c).
+ * The drop-in passes the key's bytes, printed in hex as dm-crypt prints
+ * them (see cri_emit_table_keyed()).
  */
-unsigned int cri_emit_table(const struct cri_config *cfg, const char *dev_name,
-			    char *result, unsigned int maxlen)
+unsigned int cri_emit_table(const struct cri_config *cfg, const u8 *hex_key,
+			    const char *dev_name, char *result,
+			    unsigned int maxlen)
 {
-	unsigned int sz = 0;
+	unsigned int sz = 0, i;
 
 	DMEMIT("%s ", cfg->cipher_string);
-	/* No description: a "key set" failed half-way and no key is held. */
-	if (cfg->key_type == CRI_KEY_NONE || !cfg->key_desc)
+	if (hex_key) {
+		for (i = 0; i < cfg->key_size; i++)
+			DMEMIT("%02x", hex_key[i]);
+	} else if (cfg->key_type == CRI_KEY_NONE || !cfg->key_desc) {
+		/* No description: a "key set" failed half-way. */
 		DMEMIT("-");
-	else
+	} else {
 		DMEMIT(":%u:%s:%s", cfg->key_size,
 		       cri_key_type_name(cfg->key_type), cfg->key_desc);
+	}
 	DMEMIT(" %llu %s %llu", cfg->iv_offset, dev_name, cfg->start);
 
 	if (!cri_feature_count(cfg))
@@ -455,8 +465,8 @@ static char cri_yn(const struct cri_config *cfg, int bit)
 
 /*
  * What dm-ima measures for this target: the running kernel's dm-crypt's
- * fields in its order, then force_inline; sizes of the key, never the key
- * or its keyring description.
+ * fields in its order, then (crypt-inline) force_inline; sizes of the key,
+ * never the key or its keyring description.
  */
 unsigned int cri_emit_ima(const struct cri_dev *cd,
 			  const struct target_type *tt, char *result,
@@ -484,18 +494,21 @@ unsigned int cri_emit_ima(const struct cri_dev *cd,
 	DMEMIT(",key_size=%u,key_parts=%u,key_extra_size=%u", cfg->key_size,
 	       cd->key_parts, cd->key_extra_size);
 	DMEMIT(",key_mac_size=%u", cd->integ.key_mac_size);
-	DMEMIT(",force_inline=%c;", cri_yn(cfg, CRI_FORCE_INLINE));
+	/* The drop-in's text is dm-crypt's: it has no force_inline. */
+	if (cri_flavour.inline_on & BIT(CRI_FORCE_INLINE))
+		DMEMIT(",force_inline=%c", cri_yn(cfg, CRI_FORCE_INLINE));
+	DMEMIT(";");
 	return sz;
 }
 
 /* The runtime "inline on|off|read|write" message, applied to table flags. */
 int cri_inline_flags(const char *mode, unsigned long *flags)
 {
-	static const struct {
+	const struct {
 		const char *mode;
 		unsigned long bits;
 	} modes[] = {
-		{ "on", BIT(CRI_FORCE_INLINE) },
+		{ "on", cri_flavour.inline_on },
 		{ "off", 0 },
 		{ "read", BIT(CRI_NO_READ_WORKQUEUE) },
 		{ "write", BIT(CRI_NO_WRITE_WORKQUEUE) },

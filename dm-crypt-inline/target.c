@@ -128,6 +128,7 @@ static int cri_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	}
 	ti->private = cd;
 	mutex_init(&cd->lock);
+	cd->md = dm_table_get_md(ti->table);
 
 	err = cri_parse_table(&cd->cfg, argc, argv, &ti->error);
 	if (err)
@@ -200,7 +201,7 @@ static void cri_status(struct dm_target *ti, status_type_t type,
 	case STATUSTYPE_TABLE:
 		/* A "key set" may be replacing the key description. */
 		mutex_lock(&cd->lock);
-		cri_emit_table(&cd->cfg, cd->dev->name, result, maxlen);
+		cri_emit_table_keyed(cd, result, maxlen);
 		mutex_unlock(&cd->lock);
 		break;
 	case STATUSTYPE_IMA:
@@ -348,9 +349,8 @@ static int cri_report_zones(struct dm_target *ti,
 #define cri_report_zones NULL
 #endif
 
+/* Name and version come from cri_flavour, at init. */
 static struct target_type cri_target = {
-	.name		= "crypt-inline",
-	.version	= {0, 1, 0},
 	.module		= THIS_MODULE,
 	.features	= DM_TARGET_ZONED_HM,
 	.report_zones	= cri_report_zones,
@@ -369,6 +369,9 @@ static int __init cri_init(void)
 {
 	int err;
 
+	cri_target.name = cri_flavour.name;
+	memcpy(cri_target.version, cri_flavour.version,
+	       sizeof(cri_target.version));
 	err = cri_keyring_init();
 	if (err)
 		return err;
@@ -397,5 +400,5 @@ static void __exit cri_exit(void)
 module_init(cri_init);
 module_exit(cri_exit);
 
-MODULE_DESCRIPTION(DM_NAME " target reading dm-crypt's table, with crypto inline on the IO path");
+MODULE_DESCRIPTION(DM_NAME " " CRI_MODULE_DESCRIPTION);
 MODULE_LICENSE("GPL");

@@ -118,6 +118,17 @@ static inline bool cri_mempool_is_saturated(mempool_t *pool)
 }
 
 /*
+ * In-tree dm-crypt's target version on each kernel.  The drop-in reports
+ * it: cryptsetup decides by the version what the kernel's crypt target can
+ * do (keyring keys, sector_size, the perf flags).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#define CRI_DM_CRYPT_VERSION	{1, 28, 0}
+#else
+#define CRI_DM_CRYPT_VERSION	{1, 24, 0}
+#endif
+
+/*
  * dm-crypt's dm-ima text gained "high_priority=" with the flag in 6.10; the
  * target records what the running kernel's dm-crypt records.
  */

@@ -12,7 +12,7 @@ trap 'rm -rf "$work"' EXIT
 clean_copy "$work/tree"
 cd "$work/tree" || die "copy"
 
-modules="xtsproxy/xtsproxy.ko dm-crypt-inline/dm-crypt-inline.ko"
+modules="xtsproxy/xtsproxy.ko dm-crypt-inline/dm-crypt-inline.ko dm-crypt-inline/dm-crypt-dropin.ko"
 for v in ${KERNELS:?}; do
 	log=$work/build-$v.log
 	if make KDIR="/lib/modules/$v/build" W=1 C=2 >"$log" 2>&1; then
@@ -32,6 +32,10 @@ for v in ${KERNELS:?}; do
 	# xts(aes) user at boot.
 	check_eq "$v: xtsproxy.ko declares no module alias" \
 		"$(modinfo -F alias xtsproxy/xtsproxy.ko)" ""
+	# Nor may anything load the drop-in in dm-crypt's place unless the
+	# administrator asks for it (dm-inline dropin enable).
+	check_eq "$v: dm-crypt-dropin.ko declares no module alias" \
+		"$(modinfo -F alias dm-crypt-inline/dm-crypt-dropin.ko)" ""
 	make KDIR="/lib/modules/$v/build" clean >/dev/null 2>&1
 	left=$(find . -name '*.ko' -o -name '*.o' | head -n 3)
 	check_eq "$v: make clean leaves no objects" "$left" ""

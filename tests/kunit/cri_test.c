@@ -560,7 +560,7 @@ static void test_emit_roundtrip(struct kunit *test)
 	char out[512];
 	unsigned int n;
 
-	n = cri_emit_table(cfg, cfg->dev_path, out, sizeof(out));
+	n = cri_emit_table(cfg, NULL, cfg->dev_path, out, sizeof(out));
 	KUNIT_EXPECT_STREQ(test, out, line);
 	KUNIT_EXPECT_EQ(test, n, (unsigned int)strlen(line));
 }
@@ -572,7 +572,7 @@ static void test_emit_canonical(struct kunit *test)
 		"aes-xts-plain64 :64:logon:k 0 253:1 0 3 iv_large_sectors Force_Inline sector_size:4096");
 	char out[256];
 
-	cri_emit_table(cfg, "253:1", out, sizeof(out));
+	cri_emit_table(cfg, NULL, "253:1", out, sizeof(out));
 	KUNIT_EXPECT_STREQ(test, out,
 			   "aes-xts-plain64 :64:logon:k 0 253:1 0 3 force_inline sector_size:4096 iv_large_sectors");
 }
@@ -586,7 +586,7 @@ static void test_emit_hides_hex_key(struct kunit *test)
 	/* What key.c sets once the key is stored in the module's keyring. */
 	cfg->key_desc = kstrdup("crypt-inline:0123456789abcdef", GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, cfg->key_desc);
-	cri_emit_table(cfg, "253:1", out, sizeof(out));
+	cri_emit_table(cfg, NULL, "253:1", out, sizeof(out));
 	KUNIT_EXPECT_STREQ(test, out,
 			   "aes-xts-plain64 :64:logon:crypt-inline:0123456789abcdef 0 253:1 0");
 	KUNIT_EXPECT_NULL(test, strstr(out, "0001020304"));
@@ -598,7 +598,7 @@ static void test_emit_no_key_desc(struct kunit *test)
 	struct cri_config *cfg = parse_ok(test, "aes-xts-plain64 " K64 " 0 /dev/x 0");
 	char out[256];
 
-	cri_emit_table(cfg, "253:1", out, sizeof(out));
+	cri_emit_table(cfg, NULL, "253:1", out, sizeof(out));
 	KUNIT_EXPECT_STREQ(test, out, "aes-xts-plain64 - 0 253:1 0");
 }
 
@@ -610,7 +610,7 @@ static void test_emit_short_buffer(struct kunit *test)
 	char out[40];
 
 	memset(out, 0x5a, sizeof(out));
-	cri_emit_table(cfg, "253:1", out, 20);
+	cri_emit_table(cfg, NULL, "253:1", out, 20);
 	KUNIT_EXPECT_EQ(test, strnlen(out, 20), 19U);
 	KUNIT_EXPECT_EQ(test, out[20], 0x5a);
 	KUNIT_EXPECT_EQ(test, out[39], 0x5a);
