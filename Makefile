@@ -62,3 +62,5 @@ install:
 		>$(DESTDIR)/etc/systemd/system/dm-inline.service
 	test -e $(DESTDIR)/etc/dm-inline.conf || \
 		install -D -m 0600 scripts/dm-inline.d/dm-inline.conf $(DESTDIR)/etc/dm-inline.conf
+	install -D -m 0755 scripts/dm-inline.d/initramfs-hook \
+		$(DESTDIR)/etc/initramfs-tools/hooks/dm-crypt-dropin
