@@ -7,8 +7,9 @@
 # nothing is enabled; a guest loads the installed modules; a kernel outside
 # the tested series, and one whose build fails, pass Debian's DKMS kernel
 # hooks with placeholders and a message; a kernel installed afterwards gets
-# the modules and loses them when removed; `apt remove` leaves no module
-# and `apt purge` nothing at all.
+# the modules and loses them when removed; with the drop-in enabled (its
+# modprobe rule, an initramfs carrying it) `apt remove` leaves no module,
+# no rule and an initramfs without it, and `apt purge` nothing at all.
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/lib.sh"
 . "$TOP/scripts/lib/tree.sh"
@@ -16,7 +17,7 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 name=dm-crypt-inline
 pkg=$name-dkms
 ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$TOP/dkms.conf")
-modules="xtsproxy dm-crypt-inline"
+modules="xtsproxy dm-crypt-inline dm-crypt-dropin"
 untested=6.99.0-cri-fake
 broken=6.12.999-cri-broken
 export DEBIAN_FRONTEND=noninteractive
@@ -25,6 +26,7 @@ export DEBIAN_FRONTEND=noninteractive
 headers=$(ls -d /usr/src/linux-headers-6.12.*-amd64 2>/dev/null | grep -v -e -rt- -e -cloud- | sort -V | tail -n 1)
 [ -n "$headers" ] || die "no 6.12 headers"
 common=$(sed -n 's/^include //p' "$headers/Makefile")
+headers_ver=${headers#/usr/src/linux-headers-}
 
 work=$(mktemp -d)
 cloud_kernels() {
@@ -36,6 +38,8 @@ cleanup() {
 	p=$(cloud_kernels)
 	[ -z "$p" ] || apt-get purge -y -qq $p >/dev/null 2>&1
 	dkms remove "$name/$ver" --all >/dev/null 2>&1
+	rm -f /etc/modprobe.d/dm-crypt-dropin.conf
+	[ -z "${made_initrd:-}" ] || update-initramfs -d -k "$headers_ver" >/dev/null 2>&1
 	rm -rf "/usr/src/$name-$ver" "/var/lib/dkms/$name" "$TOP/build/stubs" \
 		"/lib/modules/$untested" "/lib/modules/$broken"
 }
@@ -175,14 +179,29 @@ fi
 gone() {
 	local v left
 	for v in ${KERNELS:?} $untested $broken; do
-		left=$(ls /lib/modules/"$v"/updates/dkms/ 2>/dev/null | grep -E '^(xtsproxy|dm-crypt-inline)\.ko' || true)
+		left=$(ls /lib/modules/"$v"/updates/dkms/ 2>/dev/null | grep -E '^(xtsproxy|dm-crypt-inline|dm-crypt-dropin)\.ko' || true)
 		check_eq "$1: $v: no module left" "$left" ""
 	done
 	check_fails "$1: no DKMS state left" test -e "/var/lib/dkms/$name"
 	check_fails "$1: no source left" test -e "/usr/src/$name-$ver"
 }
+# The drop-in enabled (its rule, as `dm-inline dropin enable` writes it,
+# and an initramfs that carries it): removing the package puts both back.
+rule=/etc/modprobe.d/dm-crypt-dropin.conf
+initrd=/boot/initrd.img-$headers_ver
+in_initrd() {
+	[ -s "$initrd" ] || { echo "no $initrd"; return; }
+	lsinitramfs "$initrd" | grep -E 'dm-crypt-dropin\.(ko|conf)' | sed 's|.*/||' | sort | tr '\n' ' '
+}
+check "drop-in rule written" sh -c "dm-inline dropin rule >$rule"
+made_initrd=1
+check "initramfs of $headers_ver made with the drop-in enabled" sh -c "update-initramfs -c -k '$headers_ver' >'$work/initramfs.log' 2>&1"
+check_eq "that initramfs carries the drop-in and its rule" "$(in_initrd)" "dm-crypt-dropin.conf dm-crypt-dropin.ko "
 check "apt remove" sh -c "apt-get remove -y -qq '$pkg' >'$work/remove.log' 2>&1"
 gone "apt remove"
+check_fails "apt remove: no drop-in rule left" test -e "$rule"
+check_eq "apt remove: the initramfs rebuilt without the drop-in" "$(in_initrd)" ""
+update-initramfs -d -k "$headers_ver" >/dev/null 2>&1 && made_initrd=
 check "apt purge" sh -c "apt-get purge -y -qq '$pkg' >'$work/purge.log' 2>&1"
 gone "apt purge"
 check_fails "no tool left" test -e /usr/sbin/dm-inline

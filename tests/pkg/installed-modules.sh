@@ -3,12 +3,13 @@
 # host (whose / is the guest's): modprobe takes both modules from
 # updates/dkms, not from a build tree, and each passes a smoke test:
 # xtsproxy its self-test and a known answer through dm-crypt, crypt-inline
-# the same bytes on disk as dm-crypt, inline.  The placeholders built for
+# the same bytes on disk as dm-crypt, inline, the drop-in dm-crypt's bytes
+# read back in its place.  The placeholders built for
 # kernels outside the tested series (directory $1) refuse to load.
 . "$TOP/tests/lib.sh"
 
 v=$(uname -r)
-for m in xtsproxy dm-crypt-inline; do
+for m in xtsproxy dm-crypt-inline dm-crypt-dropin; do
 	f=$(modinfo -F filename "$m" 2>/dev/null)
 	case $f in
 	/lib/modules/$v/updates/dkms/$m.ko*) pass "$m found in updates/dkms" ;;
@@ -36,10 +37,40 @@ check "crypt-inline reads back" cmp /dev/mapper/cri /tmp/plain
 check "crypt-inline served inline" test "$(cri_counter cri inline)" -gt 0
 dmsetup remove ref prx cri
 check "both unload" rmmod dm_crypt_inline xtsproxy
+# The drop-in in dm-crypt's place reads what dm-crypt wrote.
+rmmod dm_crypt
+check "modprobe dm-crypt-dropin" modprobe dm-crypt-dropin
+dmsetup create ref --table "0 $len crypt aes-xts-plain64 $k 0 /dev/ram0 0"
+check "the drop-in reads dm-crypt's bytes" cmp /dev/mapper/ref /tmp/plain
+dmsetup remove ref
+check "the drop-in unloads" rmmod dm_crypt_dropin
+
+# The package's dm-inline enables the installed drop-in: the next load of
+# dm-crypt is the drop-in, and cryptsetup opens a volume on it; disabled,
+# in-tree dm-crypt again.  The rule goes to /run/modprobe.d, which modprobe
+# reads (this guest's /etc is the host's, read-only); no initramfs here.
+export DM_INLINE_MODPROBE_CONF=/run/modprobe.d/dm-crypt-dropin.conf DM_INLINE_NO_INITRAMFS=1
+mkdir -p /run/modprobe.d
+modprobe dm_crypt
+check "dm-inline dropin enable" dm-inline dropin enable
+check "the drop-in serves crypt at once" grep -q '^dm_crypt_dropin ' /proc/modules
+check "dropin status says so" sh -c 'dm-inline dropin status | grep -q "served by: dm_crypt_dropin"'
+head -c 64 /dev/urandom >/tmp/pass   # plain: the key file is the 512-bit key
+check "cryptsetup opens a volume on it" cryptsetup open --type plain -q --key-file /tmp/pass \
+	--cipher aes-xts-plain64 --key-size 512 /dev/ram1 vol
+check "its table is crypt, served by the drop-in" sh -c \
+	'dmsetup table vol | grep -q " crypt " && dmsetup status vol | grep -q " inline "'
+check "dm-inline enable sends the inline message" dm-inline enable vol
+check_eq "dm-inline status shows it inline" "$(dm-inline status vol | awk '{ print $3 }')" "inline"
+cryptsetup close vol
+check "dm-inline dropin disable" dm-inline dropin disable
+check_fails "and leaves no rule" test -e "$DM_INLINE_MODPROBE_CONF"
+check "modprobe dm_crypt loads in-tree dm-crypt again" sh -c \
+	'modprobe dm_crypt && grep -q "^dm_crypt " /proc/modules'
 
 # $1: the placeholders built for a kernel outside the tested series
 # (include/cri_stub.h): each refuses to load and logs why.
-for m in xtsproxy dm-crypt-inline; do
+for m in xtsproxy dm-crypt-inline dm-crypt-dropin; do
 	ko=$(ls "$1"/*/"$m".ko 2>/dev/null)
 	[ -n "$ko" ] || { fail "$m placeholder built"; continue; }
 	check_fails "$m placeholder refuses to load" insmod "$ko"
