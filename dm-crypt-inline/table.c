@@ -261,8 +261,9 @@ static int cri_parse_feature(struct cri_config *cfg, const char *arg,
 		cfg->sector_size = size;
 		return 0;
 	}
-	/* The size of an authenc() cipher's MAC key, as dm-crypt (6.12). */
-	if (sscanf(arg, "integrity_key_size:%u%c", &size, &dummy) == 1) {
+	/* The size of an authenc() cipher's MAC key, as dm-crypt (6.11+). */
+	if (cri_has_integrity_key_size() &&
+	    sscanf(arg, "integrity_key_size:%u%c", &size, &dummy) == 1) {
 		if (!size) {
 			*error = "Invalid integrity_key_size argument";
 			return -EINVAL;

@@ -129,6 +129,16 @@ static inline bool cri_mempool_is_saturated(mempool_t *pool)
 #endif
 
 /*
+ * integrity_key_size came to dm-crypt with target version 1.28 (6.11);
+ * before that dm-crypt refuses it as an unknown feature, and so do we:
+ * a table the kernel's dm-crypt would refuse must not load here either.
+ */
+static inline bool cri_has_integrity_key_size(void)
+{
+	return LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0);
+}
+
+/*
  * dm-crypt's dm-ima text gained "high_priority=" with the flag in 6.10; the
  * target records what the running kernel's dm-crypt records.
  */
