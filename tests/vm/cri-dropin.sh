@@ -24,9 +24,10 @@
 #    the modprobe rule falls back to in-tree dm-crypt.  (Enabling an
 #    installed drop-in is tests/pkg/installed-modules.sh's, after apt.)
 #
-# vm-kernels: stock rt debug
-# (cryptsetup and module interplay on each kernel; the IO paths themselves
-# are the other tests', which run the same objects as crypt-inline)
+# vm-kernels: stock debug
+# (cryptsetup and module interplay: user-space tools and registration, not
+# on RT; the IO paths are the other tests', on the same objects as
+# crypt-inline; the debug kernel for the reused keys' lifetimes)
 . "$TOP/tests/lib.sh"
 
 load_aesni
