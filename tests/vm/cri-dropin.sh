@@ -126,7 +126,11 @@ volume() {
 	check "$kind: in-tree reads the drop-in's data" readback /dev/mapper/vol /tmp/p2
 	close_vol
 }
-for kind in luks2 luks1 plain luks2-hmac lmk tcw elephant; do
+kinds="luks2 luks1 plain luks2-hmac lmk tcw elephant"
+# The slow debug kernel: the two volumes whose keys take different paths
+# (keyring, integrity); the old formats' IVs are cri-legacy's there.
+[ -z "${CRI_QUICK:-}" ] || kinds="luks2 luks2-hmac"
+for kind in $kinds; do
 	volume "$kind"
 done
 
