@@ -127,9 +127,9 @@ volume() {
 	close_vol
 }
 kinds="luks2 luks1 plain luks2-hmac lmk tcw elephant"
-# The slow debug kernel: the two volumes whose keys take different paths
-# (keyring, integrity); the old formats' IVs are cri-legacy's there.
-[ -z "${CRI_QUICK:-}" ] || kinds="luks2 luks2-hmac"
+# The debug kernel (CRI_PATHS): the two volumes whose keys take different
+# paths (keyring, integrity); the old formats' IVs are cri-legacy's there.
+[ -z "${CRI_PATHS:-}" ] || kinds="luks2 luks2-hmac"
 for kind in $kinds; do
 	volume "$kind"
 done

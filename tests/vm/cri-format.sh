@@ -16,10 +16,10 @@ head -c $bytes /dev/urandom >/tmp/plain
 
 k32=$(hexkey 32) k64=$(hexkey 64) k16=$(hexkey 16)
 # variant: a case that differs from the others only in which cipher, key
-# size or IV generator computes: on every stock kernel.  The slow debug
-# kernel (CRI_QUICK) keeps one of each code path (sync and async tfms,
+# size or IV generator computes: on every stock kernel.  The RT and debug
+# kernels (CRI_PATHS) keep one of each code path (sync and async tfms,
 # essiv's second tfm, split writes, sector sizes, flags, keyring keys).
-variant() { [ -n "${CRI_QUICK:-}" ] || same_bytes "$@"; }
+variant() { [ -n "${CRI_PATHS:-}" ] || same_bytes "$@"; }
 variant "aes-xts-plain64 256" aes-xts-plain64 "$k32" 0 0
 same_bytes "aes-xts-plain64 512" aes-xts-plain64 "$k64" 0 0
 same_bytes "aes-xts-plain64 inline" aes-xts-plain64 "$k64" 0 0 force_inline

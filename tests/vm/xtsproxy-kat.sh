@@ -1,5 +1,8 @@
 #!/bin/bash
 # vm-cpus: max qemu64
+# vm-kernels: stock rt
+# (The debug kernel runs the same vectors and both paths in the KUnit
+# suite xtsproxy, with the crypto manager's extra tests on.)
 # IEEE 1619 XTS-AES known answers through AF_ALG on the driver name, and
 # key checks that match the kernel's xts.  Run with -c qemu64 it exercises
 # the fallback alone.
