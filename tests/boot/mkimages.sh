@@ -1,0 +1,67 @@
+#!/bin/bash
+# On the host, in a mount namespace of its own (tests/host/boot.sh runs it
+# under unshare -m): Debian's mkinitramfs, with cryptsetup-initramfs and
+# this project's hook, makes the boot test's four initramfs images of
+# kernel KVER in WORK, each with its file list (.list) and log (.log):
+#
+#   stock     no drop-in installed, no rule
+#   enabled   the drop-in installed in updates/dkms (as DKMS puts it) and
+#             the rule `dm-inline dropin rule` prints in /etc/modprobe.d
+#   missing   the rule, but no drop-in module for this kernel
+#   disabled  the drop-in installed, the rule gone
+#
+# The host's /etc and /lib/modules/KVER are not touched: both are copies
+# (a tmpfs copy of /etc, an overlay on the modules) that end with the
+# namespace.  The root volume's crypttab line carries the perf flags and
+# a key file (WORK/root.key, put in /etc/keys and into the initramfs as
+# cryptsetup-initramfs does with KEYFILE_PATTERN).
+#
+#   mkimages.sh KVER WORK UUID
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+v=$1 work=$2 uuid=$3
+mods=/lib/modules/$v
+ns=$work/ns
+
+mkdir -p "$ns"
+mount -t tmpfs tmpfs "$ns"
+cp -a /etc "$ns/etc"
+mount --bind "$ns/etc" /etc
+mkdir "$ns/upper" "$ns/wd"
+mount -t overlay overlay -o "lowerdir=$mods,upperdir=$ns/upper,workdir=$ns/wd" "$mods"
+
+# The test's configuration, nothing of the host's.
+rm -f /etc/modprobe.d/dm-crypt-dropin.conf /etc/initramfs-tools/conf.d/*
+# Only the modules hooks and this list ask for: MODULES=most takes minutes.
+printf 'MODULES=list\nUMASK=0077\n' >/etc/initramfs-tools/conf.d/cri-boot
+printf 'virtio_pci\nvirtio_blk\next4\n' >/etc/initramfs-tools/modules
+mkdir -p /etc/keys /etc/cryptsetup-initramfs
+install -m 0600 "$work/root.key" /etc/keys/root.key
+echo "cryptroot UUID=$uuid /etc/keys/root.key luks,initramfs,no-read-workqueue,no-write-workqueue" >/etc/crypttab
+echo 'KEYFILE_PATTERN="/etc/keys/*.key"' >/etc/cryptsetup-initramfs/conf-hook
+mkdir -p /etc/initramfs-tools/hooks /etc/initramfs-tools/scripts/local-bottom
+install -m 0755 "$top/scripts/dm-inline.d/initramfs-hook" /etc/initramfs-tools/hooks/dm-crypt-inline
+install -m 0755 "$top/tests/boot/report" /etc/initramfs-tools/scripts/local-bottom/cri-report
+
+image() {
+	echo "mkimages: $1" >&2
+	mkinitramfs -o "$work/$1.img" "$v" >"$work/$1.log" 2>&1 ||
+		{ cat "$work/$1.log" >&2; return 1; }
+	lsinitramfs "$work/$1.img" >"$work/$1.list"
+}
+install_dropin() {
+	mkdir -p "$mods/updates/dkms"
+	cp "$top/build/$v/dm-crypt-dropin.ko" "$mods/updates/dkms/"
+	depmod "$v"
+}
+
+image stock
+install_dropin
+"$top/scripts/dm-inline" dropin rule >/etc/modprobe.d/dm-crypt-dropin.conf
+image enabled
+rm "$mods/updates/dkms/dm-crypt-dropin.ko"
+depmod "$v"
+image missing
+install_dropin
+rm /etc/modprobe.d/dm-crypt-dropin.conf
+image disabled

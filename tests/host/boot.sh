@@ -1,0 +1,126 @@
+#!/bin/bash
+# The drop-in at boot, as a platform team gets it: a LUKS2 root volume
+# whose crypttab line asks for no-read-workqueue,no-write-workqueue,
+# opened by an initramfs that Debian's mkinitramfs made with
+# cryptsetup-initramfs and this project's hook (tests/boot/mkimages.sh).
+# The stock 6.12 kernel boots each image under QEMU:
+#
+#   enabled   the drop-in opens the root: its table carries dm-crypt's two
+#             flags and its status shows bios served inline; the root's
+#             files read back and a file written reads back
+#   disabled  in-tree dm-crypt opens it and reads the file the drop-in
+#             wrote; the image holds the same modules as one made before
+#             the drop-in was installed, and no rule
+#   missing   the rule without its module: in-tree dm-crypt opens the root
+#             (the rule's fall-back), and reads what came before
+#
+# Only the stock 6.12: what this adds to cri-dropin (which runs the module
+# on both stock kernels) is initramfs-tools and the modprobe rule, which
+# do not differ between kernels.
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TOP/tests/lib.sh"
+
+v=
+for k in ${KERNELS:?}; do
+	case $k in 6.12.*-rt-* | *-cri-debug) ;; 6.12.*) v=$k ;; esac
+done
+[ -n "$v" ] || die "no stock 6.12 kernel in KERNELS"
+[ -e /usr/share/initramfs-tools/hooks/cryptroot ] || die "cryptsetup-initramfs not installed (scripts/deps)"
+
+work=$(mktemp -d /var/tmp/cri-boot.XXXXXX)
+trap '[ -n "${CRI_KEEP:-}" ] || rm -rf "$work"' EXIT
+"$TOP/scripts/build-for" "$v" >"$work/build.log" 2>&1 || { cat "$work/build.log"; die "build for $v"; }
+
+# The root file system: busybox, our init, 1 MiB of data with its sum.
+root=$work/root
+mkdir -p "$root/bin" "$root/sbin" "$root/proc" "$root/sys" "$root/dev" "$root/run"
+cp /bin/busybox "$root/bin/busybox"
+install -m 0755 "$TOP/tests/boot/init" "$root/sbin/init"
+head -c 1048576 /dev/urandom >"$root/data"
+sha256sum "$root/data" | cut -d' ' -f1 >"$root/data.sha256"
+mkdir "$work/prep"
+mkfs.ext4 -q -F -d "$root" "$work/prep/fs.img" 24M || die "mkfs.ext4 -d"
+
+# The LUKS2 volume, made in a guest with in-tree dm-crypt.
+head -c 64 /dev/urandom >"$work/root.key"
+cp "$work/root.key" "$work/prep/"
+uuid=$(cat /proc/sys/kernel/random/uuid)
+truncate -s 48M "$work/disk.img"
+VM_QEMU_ARGS="-drive file=$work/disk.img,if=virtio,format=raw" \
+	"$TOP/scripts/vm" -k "$v" -t 600 -o "$work/prep" \
+	"$TOP/tests/boot/prepare.sh" root.key "$uuid" fs.img >"$work/prep.out" 2>&1
+if grep -q '^[1-9][0-9]* passed, 0 failed$' "$work/prep.out"; then
+	pass "the root volume made in a guest by in-tree dm-crypt"
+else
+	tail -n 20 "$work/prep.out"
+	die "the root volume was not made"
+fi
+
+check "initramfs images made by mkinitramfs" unshare -m --propagation private \
+	"$TOP/tests/boot/mkimages.sh" "$v" "$work" "$uuid"
+
+# in_image IMAGE: the drop-in's files in IMAGE.
+in_image() {
+	grep -E '(dm-crypt-dropin\.ko|modprobe\.d/dm-crypt-dropin\.conf)$' "$work/$1.list" |
+		sed 's|.*/\(.*/\)|\1|' | sort | tr '\n' ' '
+}
+check_eq "enabled: the image holds the drop-in and its rule" "$(in_image enabled)" \
+	"dkms/dm-crypt-dropin.ko modprobe.d/dm-crypt-dropin.conf "
+unmkinitramfs "$work/enabled.img" "$work/unpacked"
+check "enabled: the rule in it is dm-inline's" cmp \
+	<(find "$work/unpacked" -path '*/etc/modprobe.d/dm-crypt-dropin.conf' -exec cat {} +) \
+	<("$TOP/scripts/dm-inline" dropin rule)
+check_eq "missing: the rule, no module" "$(in_image missing)" "modprobe.d/dm-crypt-dropin.conf "
+check_eq "disabled: none of them" "$(in_image disabled)" ""
+check_eq "disabled: the same files as an image made before the drop-in was installed" \
+	"$(diff "$work/stock.list" "$work/disabled.list")" ""
+check "stock: in-tree dm-crypt in it" grep -qE '/dm-crypt\.ko(\.[a-z]+)?$' "$work/stock.list"
+
+# boot IMAGE: boot the stock kernel with IMAGE on the root volume; the
+# console in WORK/IMAGE.console.  Under TCG a stock kernel has been seen,
+# rarely, to hang in early boot: one more try if it never reached the
+# initramfs.
+boot() {
+	local try
+	for try in 1 2; do
+		timeout -k 10 400 qemu-system-x86_64 -nodefaults -no-user-config -nographic -no-reboot \
+			-accel tcg,thread=multi -cpu max -smp 2 -m 1024 \
+			-kernel "/boot/vmlinuz-$v" -initrd "$work/$1.img" \
+			-drive "file=$work/disk.img,if=virtio,format=raw" -device virtio-rng-pci \
+			-append "console=ttyS0 root=/dev/mapper/cryptroot rw panic=-1 loglevel=4" \
+			-serial "file:$work/$1.console" -monitor none >/dev/null 2>&1
+		grep -q 'Begin: Loading essential drivers' "$work/$1.console" && return 0
+	done
+}
+# said IMAGE KEY: what the boot said after "BOOT KEY: ".
+said() {
+	sed -n "s/.*BOOT $2: //p" "$work/$1.console" | tr -d '\r' | tail -n 1
+}
+booted() {
+	check_eq "$1: the root volume mounted, its init ran to the end" "$(grep -c '^BOOT done' "$work/$1.console")" "1"
+	check_eq "$1: the root's data reads back" "$(said "$1" data)" "read back"
+	check_eq "$1: a file written reads back" "$(said "$1" write)" "read back"
+	check_eq "$1: serves crypt" "$(said "$1" modules)" "$2 "
+}
+
+boot enabled
+booted enabled dm_crypt_dropin
+check_eq "enabled: the table carries crypttab's flags as dm-crypt's" \
+	"$(said enabled table | awk '{ print $3, $(NF-2), $(NF-1), $NF }')" \
+	"crypt 2 no_read_workqueue no_write_workqueue"
+check "enabled: bios served inline ($(said enabled status))" \
+	test "$(said enabled status | awk '{ for (i = 1; i < NF; i++) if ($i == "inline") print $(i + 1) }')" -gt 0
+
+boot disabled
+booted disabled dm_crypt
+check_eq "disabled: in-tree dm-crypt reads the drop-in's file" "$(said disabled written)" "read back"
+
+boot missing
+booted missing dm_crypt
+check_eq "missing: and the file written before" "$(said missing written)" "read back"
+
+for i in enabled disabled missing; do
+	bad=$(grep -E "$_kernel_bug" "$work/$i.console" | head -n 3)
+	check_eq "$i: no sign of a kernel bug on the console" "$bad" ""
+done
+summary
