@@ -1,27 +1,37 @@
 #!/bin/bash
-# On the host, in a mount namespace of its own (tests/host/boot.sh runs it
-# under unshare -m): Debian's mkinitramfs, with cryptsetup-initramfs and
-# this project's hook, makes the boot test's four initramfs images of
-# kernel KVER in WORK, each with its file list (.list) and log (.log):
+# On the host, in a mount namespace of its own (it re-runs itself under
+# unshare -m if started outside one): Debian's mkinitramfs, with
+# cryptsetup-initramfs and this project's hook, makes the boot test's
+# initramfs images of kernel KVER in WORK, each with its file list (.list)
+# and log (.log).  They carry BUSYBOX, Debian's regular busybox, whose
+# shell runs kmod's modprobe, unless said otherwise:
 #
-#   stock     no drop-in installed, no rule
-#   enabled   the drop-in installed in updates/dkms (as DKMS puts it) and
-#             the rule `dm-inline dropin rule` prints in /etc/modprobe.d
-#   missing   the rule, but no drop-in module for this kernel
-#   disabled  the drop-in installed, the rule gone
+#   stock           no drop-in installed, no rule
+#   enabled         the drop-in installed in updates/dkms (as DKMS puts
+#                   it) and the rule `dm-inline dropin rule` prints in
+#                   /etc/modprobe.d
+#   enabled-static  the same with busybox-static, whose shell runs its own
+#                   modprobe applet (deaf to the rule)
+#   missing         the rule, but no drop-in module for this kernel
+#   disabled        the drop-in installed, the rule gone
 #
-# The host's /etc and /lib/modules/KVER are not touched: both are copies
-# (a tmpfs copy of /etc, an overlay on the modules) that end with the
-# namespace.  The root volume's crypttab line carries the perf flags and
-# a key file (WORK/root.key, put in /etc/keys and into the initramfs as
+# The host's /etc, busybox and /lib/modules/KVER are not touched: the
+# namespace sees a tmpfs copy of /etc, an overlay on the modules and
+# BUSYBOX bound over /usr/bin/busybox, all gone with it.  The root
+# volume's crypttab line carries the perf flags and a key file
+# (WORK/root.key, put in /etc/keys and into the initramfs as
 # cryptsetup-initramfs does with KEYFILE_PATTERN).
 #
-#   mkimages.sh KVER WORK UUID
+#   mkimages.sh KVER WORK UUID BUSYBOX
 set -euo pipefail
+if [ "$(readlink /proc/self/ns/mnt)" = "$(readlink /proc/1/ns/mnt)" ]; then
+	exec unshare -m --propagation private "$0" "$@"
+fi
 top=$(cd "$(dirname "$0")/../.." && pwd)
-v=$1 work=$2 uuid=$3
+v=$1 work=$2 uuid=$3 busybox=$4
 mods=/lib/modules/$v
 ns=$work/ns
+hooks=/usr/share/initramfs-tools/hooks
 
 mkdir -p "$ns"
 mount -t tmpfs tmpfs "$ns"
@@ -29,9 +39,16 @@ cp -a /etc "$ns/etc"
 mount --bind "$ns/etc" /etc
 mkdir "$ns/upper" "$ns/wd"
 mount -t overlay overlay -o "lowerdir=$mods,upperdir=$ns/upper,workdir=$ns/wd" "$mods"
+mount --bind "$busybox" /usr/bin/busybox
 
-# The test's configuration, nothing of the host's.
-rm -f /etc/modprobe.d/dm-crypt-dropin.conf /etc/initramfs-tools/conf.d/*
+# The test's configuration and modules, nothing of the host's: no
+# drop-in DKMS may have installed, no installed copy of the hook (which
+# mkinitramfs would run beside ours; it skips a hook it cannot execute).
+rm -rf "$mods/updates/dkms"
+depmod "$v"
+[ ! -e "$hooks/dm-crypt-dropin" ] || mount --bind /dev/null "$hooks/dm-crypt-dropin"
+rm -f /etc/modprobe.d/dm-crypt-dropin.conf /etc/initramfs-tools/hooks/dm-crypt-dropin \
+	/etc/initramfs-tools/conf.d/*
 # Only the modules hooks and this list ask for: MODULES=most takes minutes.
 printf 'MODULES=list\nUMASK=0077\n' >/etc/initramfs-tools/conf.d/cri-boot
 printf 'virtio_pci\nvirtio_blk\next4\n' >/etc/initramfs-tools/modules
@@ -40,7 +57,7 @@ install -m 0600 "$work/root.key" /etc/keys/root.key
 echo "cryptroot UUID=$uuid /etc/keys/root.key luks,initramfs,no-read-workqueue,no-write-workqueue" >/etc/crypttab
 echo 'KEYFILE_PATTERN="/etc/keys/*.key"' >/etc/cryptsetup-initramfs/conf-hook
 mkdir -p /etc/initramfs-tools/hooks /etc/initramfs-tools/scripts/local-bottom
-install -m 0755 "$top/scripts/dm-inline.d/initramfs-hook" /etc/initramfs-tools/hooks/dm-crypt-inline
+install -m 0755 "$top/scripts/dm-inline.d/initramfs-hook" /etc/initramfs-tools/hooks/dm-crypt-dropin
 install -m 0755 "$top/tests/boot/report" /etc/initramfs-tools/scripts/local-bottom/cri-report
 
 image() {
@@ -59,6 +76,9 @@ image stock
 install_dropin
 "$top/scripts/dm-inline" dropin rule >/etc/modprobe.d/dm-crypt-dropin.conf
 image enabled
+umount /usr/bin/busybox
+image enabled-static
+mount --bind "$busybox" /usr/bin/busybox
 rm "$mods/updates/dkms/dm-crypt-dropin.ko"
 depmod "$v"
 image missing

@@ -9,10 +9,17 @@
 #             flags and its status shows bios served inline; the root's
 #             files read back and a file written reads back
 #   disabled  in-tree dm-crypt opens it and reads the file the drop-in
-#             wrote; the image holds the same modules as one made before
+#             wrote; the image holds the same files as one made before
 #             the drop-in was installed, and no rule
 #   missing   the rule without its module: in-tree dm-crypt opens the root
 #             (the rule's fall-back), and reads what came before
+#   enabled-static  as enabled, with busybox-static in the initramfs, whose
+#             modprobe applet ignores the rule: the drop-in still serves
+#   blacklisted  the enabled image with module_blacklist=dm_crypt_dropin,
+#             README's way back: in-tree dm-crypt opens the root
+#
+# The images carry Debian's regular busybox (whose shell runs kmod's
+# modprobe, which follows the rule) unless named -static.
 #
 # Only the stock 6.12: what this adds to cri-dropin (which runs the module
 # on both stock kernels) is initramfs-tools and the modprobe rule, which
@@ -26,6 +33,16 @@ for k in ${KERNELS:?}; do
 done
 [ -n "$v" ] || die "no stock 6.12 kernel in KERNELS"
 [ -e /usr/share/initramfs-tools/hooks/cryptroot ] || die "cryptsetup-initramfs not installed (scripts/deps)"
+file -L /bin/busybox | grep -q 'statically linked' || die "/bin/busybox is not busybox-static (scripts/deps)"
+
+# Debian's regular busybox (most systems have it; this host has
+# busybox-static, which it conflicts with), unpacked once.
+bbdir=${XDG_CACHE_HOME:-$HOME/.cache}/dm-crypt-inline/busybox
+if [ ! -x "$bbdir/bin/busybox" ]; then
+	rm -rf "$bbdir" && mkdir -p "$bbdir"
+	(cd "$bbdir" && apt-get download busybox >/dev/null 2>&1 && dpkg-deb -x busybox_*.deb .) ||
+		die "apt-get download busybox"
+fi
 
 work=$(mktemp -d /var/tmp/cri-boot.XXXXXX)
 trap '[ -n "${CRI_KEEP:-}" ] || rm -rf "$work"' EXIT
@@ -56,71 +73,98 @@ else
 	die "the root volume was not made"
 fi
 
-check "initramfs images made by mkinitramfs" unshare -m --propagation private \
-	"$TOP/tests/boot/mkimages.sh" "$v" "$work" "$uuid"
+"$TOP/tests/boot/mkimages.sh" "$v" "$work" "$uuid" "$bbdir/bin/busybox" 2>"$work/mkimages.log" ||
+	{ cat "$work/mkimages.log"; die "initramfs images made by mkinitramfs"; }
+pass "initramfs images made by mkinitramfs"
 
 # in_image IMAGE: the drop-in's files in IMAGE.
 in_image() {
 	grep -E '(dm-crypt-dropin\.ko|modprobe\.d/dm-crypt-dropin\.conf)$' "$work/$1.list" |
 		sed 's|.*/\(.*/\)|\1|' | sort | tr '\n' ' '
 }
-check_eq "enabled: the image holds the drop-in and its rule" "$(in_image enabled)" \
-	"dkms/dm-crypt-dropin.ko modprobe.d/dm-crypt-dropin.conf "
-unmkinitramfs "$work/enabled.img" "$work/unpacked"
-check "enabled: the rule in it is dm-inline's" cmp \
-	<(find "$work/unpacked" -path '*/etc/modprobe.d/dm-crypt-dropin.conf' -exec cat {} +) \
-	<("$TOP/scripts/dm-inline" dropin rule)
+# unpacked IMAGE PATH: the file PATH of IMAGE.
+unpacked() {
+	[ -d "$work/$1.d" ] || unmkinitramfs "$work/$1.img" "$work/$1.d"
+	find "$work/$1.d" -path "*/$2" -exec cat {} +
+}
+for i in enabled enabled-static; do
+	check_eq "$i: the image holds the drop-in and its rule" "$(in_image $i)" \
+		"dkms/dm-crypt-dropin.ko modprobe.d/dm-crypt-dropin.conf "
+	check "$i: the rule in it is dm-inline's" cmp <(unpacked $i etc/modprobe.d/dm-crypt-dropin.conf) \
+		<("$TOP/scripts/dm-inline" dropin rule)
+	check_eq "$i: it loads the drop-in early (conf/modules)" \
+		"$(unpacked $i conf/modules | grep -c '^dm_crypt_dropin$')" "1"
+done
 check_eq "missing: the rule, no module" "$(in_image missing)" "modprobe.d/dm-crypt-dropin.conf "
 check_eq "disabled: none of them" "$(in_image disabled)" ""
 check_eq "disabled: the same files as an image made before the drop-in was installed" \
 	"$(diff "$work/stock.list" "$work/disabled.list")" ""
 check "stock: in-tree dm-crypt in it" grep -qE '/dm-crypt\.ko(\.[a-z]+)?$' "$work/stock.list"
 
-# boot IMAGE: boot the stock kernel with IMAGE on the root volume; the
-# console in WORK/IMAGE.console.  Under TCG a stock kernel has been seen,
-# rarely, to hang in early boot: one more try if it never reached the
-# initramfs.
+# boot NAME IMAGE [CMDLINE]: boot the stock kernel with IMAGE on the root
+# volume; the kernel's console in WORK/NAME.console, what the test's
+# scripts say in WORK/NAME.boot.  Under TCG a stock kernel has been seen,
+# rarely, to hang or oops in early boot: one more try if it never reached
+# the initramfs.
 boot() {
-	local try
-	for try in 1 2; do
+	local n
+	for n in 1 2; do
 		timeout -k 10 400 qemu-system-x86_64 -nodefaults -no-user-config -nographic -no-reboot \
 			-accel tcg,thread=multi -cpu max -smp 2 -m 1024 \
-			-kernel "/boot/vmlinuz-$v" -initrd "$work/$1.img" \
+			-kernel "/boot/vmlinuz-$v" -initrd "$work/$2.img" \
 			-drive "file=$work/disk.img,if=virtio,format=raw" -device virtio-rng-pci \
-			-append "console=ttyS0 root=/dev/mapper/cryptroot rw panic=-1 loglevel=4" \
-			-serial "file:$work/$1.console" -monitor none >/dev/null 2>&1
+			-append "console=ttyS0 root=/dev/mapper/cryptroot rw panic=-1 loglevel=4 ${3:-}" \
+			-serial "file:$work/$1.console" -serial "file:$work/$1.boot" -monitor none >/dev/null 2>&1
 		grep -q 'Begin: Loading essential drivers' "$work/$1.console" && return 0
+		echo "boot: $1: try $n never reached the initramfs"
 	done
 }
-# said IMAGE KEY: what the boot said after "BOOT KEY: ".
+# said NAME KEY: what the boot said after "BOOT KEY: ".
 said() {
-	sed -n "s/.*BOOT $2: //p" "$work/$1.console" | tr -d '\r' | tail -n 1
+	sed -n "s/^BOOT $2: //p" "$work/$1.boot" | tr -d '\r' | tail -n 1
 }
+# booted NAME MODULE [before]: the boot went to the end, MODULE served
+# crypt, the root's data read back, a file written read back, and (with
+# "before") so did the file the boot before wrote.
 booted() {
-	check_eq "$1: the root volume mounted, its init ran to the end" "$(grep -c '^BOOT done' "$work/$1.console")" "1"
+	check_eq "$1: the root volume mounted, its init ran to the end" "$(grep -c '^BOOT done' "$work/$1.boot")" "1"
+	check_eq "$1: $2 serves crypt" "$(said "$1" modules)" "$2 "
 	check_eq "$1: the root's data reads back" "$(said "$1" data)" "read back"
 	check_eq "$1: a file written reads back" "$(said "$1" write)" "read back"
-	check_eq "$1: serves crypt" "$(said "$1" modules)" "$2 "
+	[ -z "${3:-}" ] || check_eq "$1: the file the boot before wrote reads back" "$(said "$1" written)" "read back"
+}
+on_inline_path() {
+	check_eq "$1: the table carries crypttab's flags as dm-crypt's" \
+		"$(said "$1" table | awk '{ print $3, $(NF-2), $(NF-1), $NF }')" \
+		"crypt 2 no_read_workqueue no_write_workqueue"
+	check "$1: bios served inline ($(said "$1" status))" \
+		test "$(said "$1" status | awk '{ for (i = 1; i < NF; i++) if ($i == "inline") print $(i + 1) }')" -gt 0
 }
 
-boot enabled
+boot enabled enabled
 booted enabled dm_crypt_dropin
-check_eq "enabled: the table carries crypttab's flags as dm-crypt's" \
-	"$(said enabled table | awk '{ print $3, $(NF-2), $(NF-1), $NF }')" \
-	"crypt 2 no_read_workqueue no_write_workqueue"
-check "enabled: bios served inline ($(said enabled status))" \
-	test "$(said enabled status | awk '{ for (i = 1; i < NF; i++) if ($i == "inline") print $(i + 1) }')" -gt 0
+on_inline_path enabled
+check_fails "enabled: nothing tried in-tree dm-crypt (kmod's modprobe followed the rule)" \
+	grep -q "'crypt' target already registered" "$work/enabled.console"
 
-boot disabled
-booted disabled dm_crypt
-check_eq "disabled: in-tree dm-crypt reads the drop-in's file" "$(said disabled written)" "read back"
+boot disabled disabled
+booted disabled dm_crypt before
 
-boot missing
-booted missing dm_crypt
-check_eq "missing: and the file written before" "$(said missing written)" "read back"
+boot missing missing
+booted missing dm_crypt before
 
-for i in enabled disabled missing; do
-	bad=$(grep -E "$_kernel_bug" "$work/$i.console" | head -n 3)
-	check_eq "$i: no sign of a kernel bug on the console" "$bad" ""
+boot enabled-static enabled-static
+booted enabled-static dm_crypt_dropin before
+on_inline_path enabled-static
+check "enabled-static: busybox's modprobe did try in-tree dm-crypt (the case the early load is for)" \
+	grep -q "can't load module dm_crypt" "$work/enabled-static.console"
+
+# The way back README gives for a boot that fails on the drop-in.
+boot blacklisted enabled module_blacklist=dm_crypt_dropin
+booted blacklisted dm_crypt before
+
+for i in enabled disabled missing enabled-static blacklisted; do
+	bad=$(grep -E '^\[ *[0-9]+\.[0-9]+\]' "$work/$i.console" | grep -E "$_kernel_bug" | head -n 3)
+	check_eq "$i: no sign of a kernel bug in the kernel's messages" "$bad" ""
 done
 summary
