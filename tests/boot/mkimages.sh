@@ -1,6 +1,6 @@
 #!/bin/bash
-# On the host, in a mount namespace of its own (it re-runs itself under
-# unshare -m if started outside one): Debian's mkinitramfs, with
+# On the host, in a mount namespace of its own (it always re-runs itself
+# under unshare -m; /proc/1/ns may not be readable to tell): Debian's mkinitramfs, with
 # cryptsetup-initramfs and this project's hook, makes the boot test's
 # initramfs images of kernel KVER in WORK, each with its file list (.list)
 # and log (.log).  They carry BUSYBOX, Debian's regular busybox, whose
@@ -24,8 +24,8 @@
 #
 #   mkimages.sh KVER WORK UUID BUSYBOX
 set -euo pipefail
-if [ "$(readlink /proc/self/ns/mnt)" = "$(readlink /proc/1/ns/mnt)" ]; then
-	exec unshare -m --propagation private "$0" "$@"
+if [ -z "${CRI_MKIMAGES_NS:-}" ]; then
+	CRI_MKIMAGES_NS=$$ exec unshare -m --propagation private "$0" "$@"
 fi
 top=$(cd "$(dirname "$0")/../.." && pwd)
 v=$1 work=$2 uuid=$3 busybox=$4

@@ -45,7 +45,8 @@ if [ ! -x "$bbdir/bin/busybox" ]; then
 fi
 
 work=$(mktemp -d /var/tmp/cri-boot.XXXXXX)
-trap '[ -n "${CRI_KEEP:-}" ] || rm -rf "$work"' EXIT
+# (--one-file-system: never into a mount, should one be left here.)
+trap '[ -n "${CRI_KEEP:-}" ] || rm -rf --one-file-system "$work"' EXIT
 "$TOP/scripts/build-for" "$v" >"$work/build.log" 2>&1 || { cat "$work/build.log"; die "build for $v"; }
 
 # The root file system: busybox, our init, 1 MiB of data with its sum.
@@ -76,6 +77,8 @@ fi
 "$TOP/tests/boot/mkimages.sh" "$v" "$work" "$uuid" "$bbdir/bin/busybox" 2>"$work/mkimages.log" ||
 	{ cat "$work/mkimages.log"; die "initramfs images made by mkinitramfs"; }
 pass "initramfs images made by mkinitramfs"
+check_eq "the host's mounts untouched (its /etc, busybox, modules)" \
+	"$(grep -E " ($work|/etc|/usr/bin/busybox|/usr/lib/modules/$v|/lib/modules/$v) " /proc/mounts)" ""
 
 # in_image IMAGE: the drop-in's files in IMAGE.
 in_image() {

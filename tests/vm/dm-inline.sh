@@ -8,9 +8,9 @@
 # dm-inline closes them on crypt-inline.  Every refusal exits with its code and
 # changes nothing.
 #
-# vm-kernels: stock
-# (user space; its kernel side, messages and reloads, is in cri-switch and
-# cri-resume on every kernel)
+# vm-kernels: stock-6.12
+# (user space, the same on every kernel: one stock kernel; its kernel side,
+# messages and reloads, is in cri-switch and cri-resume on every kernel)
 . "$TOP/tests/lib.sh"
 
 tool=$TOP/scripts/dm-inline

@@ -1,5 +1,8 @@
 #!/bin/bash
 # vm-cpus: max
+# vm-kernels: stock rt
+# (not the debug kernel: the proxy takes no lock and allocates nothing per
+# request; its tfms' lifetimes are the KUnit suite's, there)
 # (max only: the fallback without AES-NI is proven by xtsproxy-kat and
 # xtsproxy-proc on qemu64; how dm-crypt uses the proxy does not depend on
 # the CPU)
