@@ -127,9 +127,10 @@ volume() {
 	close_vol
 }
 kinds="luks2 luks1 plain luks2-hmac lmk tcw elephant"
-# The debug kernel (CRI_PATHS): the two volumes whose keys take different
-# paths (keyring, integrity); the old formats' IVs are cri-legacy's there.
-[ -z "${CRI_PATHS:-}" ] || kinds="luks2 luks2-hmac"
+# The debug kernel (CRI_PATHS): the LUKS2 volume, whose keyring key the
+# reload reuses; the integrity and old formats' paths are cri-aead's and
+# cri-legacy's there.
+[ -z "${CRI_PATHS:-}" ] || kinds="luks2"
 for kind in $kinds; do
 	volume "$kind"
 done

@@ -9,8 +9,10 @@
 # error), so on crypt-inline its messages are sent with dmsetup, and
 # status/suspend/resume/close by cryptsetup are checked after moving back.
 #
-# vm-kernels: stock debug
-# (cryptsetup interplay; the key messages under RT locking are in cri-resume)
+# vm-kernels: stock
+# (cryptsetup interplay, user space; the key messages' locking and memory
+# lifetimes are cri-resume's, whose storms of concurrent key set and key
+# wipe run on the RT and debug kernels)
 . "$TOP/tests/lib.sh"
 
 load_targets || die "loading targets"
