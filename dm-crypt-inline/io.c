@@ -13,8 +13,10 @@
  *  - inline (force_inline, or no_write_workqueue / no_read_workqueue for one
  *    direction): writes in map(), the submitter's context; reads in the
  *    completion context, except that a completion in hard-IRQ context or
- *    with IRQs disabled is deferred to a tasklet (softirq), never to the
- *    workqueue: the crypto API must not be called there;
+ *    with IRQs disabled is deferred to BH work (softirq), never to the
+ *    workqueue: the crypto API must not be called there; under
+ *    no_read_workqueue without force_inline, large reads go to the
+ *    workqueue anyway, to use every CPU (cri_read_spreads());
  *  - queued: on the device's workqueue, as in-tree dm-crypt does by default,
  *    with writes then submitted in sector order by one thread.
  *
@@ -60,6 +62,14 @@ MODULE_PARM_DESC(max_read_size, "Maximum size of a read request");
 static unsigned int max_write_size;
 module_param(max_write_size, uint, 0644);
 MODULE_PARM_DESC(max_write_size, "Maximum size of a write request");
+/*
+ * Ours: see cri_read_spreads().  128 sectors of 512 bytes; a 1 MiB read,
+ * split at 128 KiB, is decrypted by eight work items.
+ */
+static unsigned int read_spread_min = 64 * 1024;
+module_param(read_spread_min, uint, 0644);
+MODULE_PARM_DESC(read_spread_min,
+		 "Reads this large (bytes) under no_read_workqueue are decrypted on the workqueue; 0: never");
 
 struct cri_io {
 	struct cri_dev *cd;
@@ -81,10 +91,11 @@ struct cri_io {
 	int crypt_err;			/* an asynchronous tfm's answer */
 	bool write;
 	bool queued;			/* crypto runs on the workqueue */
+	bool spread;			/* an inline read decrypted there */
 	bool tags_from_pool;
 	union {
 		struct work_struct work;
-		struct llist_node defer_node;	/* waiting for the tasklet */
+		struct llist_node defer_node;	/* waiting for the BH work */
 		struct rb_node rb_node;		/* in the write thread's tree */
 	};
 	/* An AEAD's input: sector, IV, data, tag (dm-crypt's layout). */
@@ -169,10 +180,8 @@ static bool cri_inline_write(const struct cri_dev *cd)
 	return flags & (BIT(CRI_FORCE_INLINE) | BIT(CRI_NO_WRITE_WORKQUEUE));
 }
 
-static bool cri_inline_read(const struct cri_dev *cd)
+static bool cri_inline_read(unsigned long flags)
 {
-	unsigned long flags = READ_ONCE(cd->cfg.flags);
-
 	return flags & (BIT(CRI_FORCE_INLINE) | BIT(CRI_NO_READ_WORKQUEUE));
 }
 
@@ -210,8 +219,10 @@ static void cri_get_tags(struct cri_io *io)
 	io->tags = kmalloc(cri_tags_len(io), GFP_NOIO | __GFP_NORETRY |
 			   __GFP_NOMEMALLOC | __GFP_NOWARN);
 	if (!io->tags) {
-		if (bio_sectors(io->base) > ig->max_sectors)
+		if (bio_sectors(io->base) > ig->max_sectors) {
 			dm_accept_partial_bio(io->base, ig->max_sectors);
+			this_cpu_inc(io->cd->stats->split_bios);
+		}
 		io->tags = mempool_alloc(&ig->tag_pool, GFP_NOIO);
 		io->tags_from_pool = true;
 	}
@@ -656,26 +667,42 @@ static void cri_read_work(struct work_struct *work)
 
 /*
  * Reads completed in hard-IRQ context wait on a per-CPU list for this CPU's
- * tasklet.  The tasklet lives here, not in the bio's data: the tasklet core
- * touches its struct after the callback returns, when the bio (and its data)
- * may already be gone.
+ * BH work (a tasklet before 6.9; see cri_bh in cri_compat.h).  Its struct
+ * lives here, not in the bio's data: the core touches it after the
+ * callback returns, when the bio (and its data) may already be gone; that
+ * is the use-after-free dm-crypt had with tasklets in its bios
+ * (CVE-2024-26718).  One run decrypts at most CRI_DEFER_BUDGET reads and
+ * schedules itself for the rest, as the kernel's BH workqueues bound a run,
+ * so that a burst of completions cannot hold the CPU in softirq.
  */
+#define CRI_DEFER_BUDGET	16
+
 struct cri_defer {
-	struct llist_head list;
-	struct tasklet_struct tasklet;
+	struct llist_head list;		/* added to in hard IRQ */
+	struct llist_node *held;	/* taken off it, oldest first */
+	struct cri_bh bh;
 };
 
 static DEFINE_PER_CPU(struct cri_defer, cri_defer);
 
-static void cri_defer_tasklet(struct tasklet_struct *t)
+/* Only ever one run of a given cri_defer at a time: held needs no lock. */
+static void cri_defer_run(struct cri_bh *bh)
 {
-	struct cri_defer *defer = container_of(t, struct cri_defer, tasklet);
-	struct llist_node *list = llist_del_all(&defer->list);
-	struct cri_io *io, *next;
+	struct cri_defer *defer = container_of(bh, struct cri_defer, bh);
+	struct llist_node *node = defer->held;
+	unsigned int budget = CRI_DEFER_BUDGET;
+	struct cri_io *io;
 
-	list = llist_reverse_order(list);
-	llist_for_each_entry_safe(io, next, list, defer_node)
+	if (!node)
+		node = llist_reverse_order(llist_del_all(&defer->list));
+	while (node && budget--) {
+		io = llist_entry(node, struct cri_io, defer_node);
+		node = node->next;	/* io may be gone after this */
 		cri_start_crypt(io, false);
+	}
+	defer->held = node;
+	if (node)
+		cri_bh_schedule(bh);
 }
 
 static void cri_defer_read(struct cri_io *io)
@@ -683,7 +710,7 @@ static void cri_defer_read(struct cri_io *io)
 	struct cri_defer *defer = this_cpu_ptr(&cri_defer);
 
 	llist_add(&io->defer_node, &defer->list);
-	tasklet_schedule(&defer->tasklet);
+	cri_bh_schedule(&defer->bh);
 }
 
 static void cri_stash_drain(unsigned int cpu)
@@ -696,9 +723,10 @@ static void cri_stash_drain(unsigned int cpu)
 
 /*
  * A CPU went offline: nothing runs on it any more, so its stash is emptied
- * from here instead of holding pages until module exit.  Its tasklet, if
- * pending, was moved to a live CPU by the softirq core and still finds its
- * list through container_of().
+ * from here instead of holding pages until module exit.  Its deferred
+ * reads, if any, run on a live CPU: the softirq core moves a dead CPU's
+ * tasklets, and the workqueue core its BH work (workqueue_softirq_dead),
+ * and the callback finds its list through container_of().
  */
 static int cri_cpu_dead(unsigned int cpu)
 {
@@ -729,7 +757,8 @@ int cri_io_global_init(void)
 		struct cri_defer *defer = per_cpu_ptr(&cri_defer, cpu);
 
 		init_llist_head(&defer->list);
-		tasklet_setup(&defer->tasklet, cri_defer_tasklet);
+		defer->held = NULL;
+		cri_bh_init(&defer->bh, cri_defer_run);
 	}
 	cri_cpuhp_state = cpuhp_setup_state_nocalls(CPUHP_BP_PREPARE_DYN,
 						    KBUILD_MODNAME ":dead",
@@ -749,7 +778,7 @@ void cri_io_global_exit(void)
 	debugfs_remove(cri_debugfs);
 	cpuhp_remove_state_nocalls(cri_cpuhp_state);
 	for_each_possible_cpu(cpu) {
-		tasklet_kill(&per_cpu_ptr(&cri_defer, cpu)->tasklet);
+		cri_bh_kill(&per_cpu_ptr(&cri_defer, cpu)->bh);
 		cri_stash_drain(cpu);
 	}
 }
@@ -773,6 +802,16 @@ static void cri_read_done(struct cri_io *io, blk_status_t status)
 	if (io->queued) {
 		INIT_WORK(&io->work, cri_read_work);
 		queue_work(io->clone ? cd->cont_wq : cd->crypt_wq, &io->work);
+		return;
+	}
+	/*
+	 * A large read that no_read_workqueue put inline: spread over the
+	 * CPUs through cont_wq (unbound, never allocating), whatever the
+	 * context.  Queueing work is allowed in hard IRQ.
+	 */
+	if (io->spread) {
+		INIT_WORK(&io->work, cri_read_work);
+		queue_work(cd->cont_wq, &io->work);
 		return;
 	}
 	if (in_hardirq() || irqs_disabled()) {
@@ -897,8 +936,10 @@ int cri_map(struct dm_target *ti, struct bio *bio)
 		return DM_MAPIO_KILL;
 
 	max_sectors = cri_max_sectors(cd, bio);
-	if (bio_sectors(bio) > max_sectors)
+	if (bio_sectors(bio) > max_sectors) {
 		dm_accept_partial_bio(bio, max_sectors);
+		this_cpu_inc(cd->stats->split_bios);
+	}
 
 	if (unlikely((bio->bi_iter.bi_sector & sector_mask) ||
 		     (bio->bi_iter.bi_size & (cd->cfg.sector_size - 1))))
@@ -914,6 +955,7 @@ int cri_map(struct dm_target *ti, struct bio *bio)
 	io->crypt_err = 0;
 	io->write = bio_data_dir(bio) == WRITE;
 	io->queued = false;
+	io->spread = false;
 	io->tags = NULL;
 	io->tag_index = 0;
 	io->tags_from_pool = false;
@@ -926,11 +968,20 @@ int cri_map(struct dm_target *ti, struct bio *bio)
 				 dm_target_offset(ti, bio->bi_iter.bi_sector);
 
 	if (!io->write) {
-		io->queued = !cri_inline_read(cd);
-		if (io->queued)
+		/* One look at the flags: a switch never gives queued+spread. */
+		unsigned long flags = READ_ONCE(cd->cfg.flags);
+
+		io->queued = !cri_inline_read(flags);
+		if (io->queued) {
 			this_cpu_inc(cd->stats->queued_bios);
-		else
+		} else {
 			this_cpu_inc(cd->stats->inline_bios);
+			io->spread = cri_read_spreads(flags, bio->bi_iter.bi_size,
+						      READ_ONCE(read_spread_min),
+						      num_online_cpus());
+			if (io->spread)
+				this_cpu_inc(cd->stats->spread_bios);
+		}
 		cri_submit_read(io);
 	} else if (cri_inline_write(cd)) {
 		this_cpu_inc(cd->stats->inline_bios);

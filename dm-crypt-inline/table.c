@@ -541,17 +541,41 @@ void cri_sum_stats(const struct cri_stats __percpu *stats,
 		sum->queued_bios += READ_ONCE(s->queued_bios);
 		sum->deferred_bios += READ_ONCE(s->deferred_bios);
 		sum->errors += READ_ONCE(s->errors);
+		sum->split_bios += READ_ONCE(s->split_bios);
+		sum->spread_bios += READ_ONCE(s->spread_bios);
 	}
 }
 
-/* The status line: "inline N queued N deferred N errors N". */
+/*
+ * The status line: "inline N queued N deferred N errors N split N spread N".
+ * Fields are only ever appended: readers may count positions.
+ */
 unsigned int cri_emit_status(const struct cri_stats *sum, char *result,
 			     unsigned int maxlen)
 {
 	unsigned int sz = 0;
 
-	DMEMIT("inline %llu queued %llu deferred %llu errors %llu",
+	DMEMIT("inline %llu queued %llu deferred %llu errors %llu split %llu spread %llu",
 	       sum->inline_bios, sum->queued_bios, sum->deferred_bios,
-	       sum->errors);
+	       sum->errors, sum->split_bios, sum->spread_bios);
 	return sz;
+}
+
+/*
+ * Whether an inline read of @bytes is decrypted on the workqueue.  Inline
+ * decryption wins for small reads (no hop), but runs where the completion
+ * lands: one CPU takes the interrupts of a stream of large reads and
+ * decrypts them all while the others idle.  Pieces of spread_min bytes or
+ * more therefore go to the unbound workqueue under no_read_workqueue.
+ * force_inline means no hop at all and never spreads (the drop-in has no
+ * force_inline of its own: its flag is dm-crypt's two), nor does
+ * same_cpu_crypt, nor a single CPU.
+ */
+bool cri_read_spreads(unsigned long flags, unsigned int bytes,
+		      unsigned int spread_min, unsigned int cpus)
+{
+	if (!(flags & BIT(CRI_NO_READ_WORKQUEUE)) ||
+	    flags & (BIT(CRI_FORCE_INLINE) | BIT(CRI_SAME_CPU_CRYPT)))
+		return false;
+	return spread_min && bytes >= spread_min && cpus > 1;
 }

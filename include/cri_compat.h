@@ -9,8 +9,10 @@
 #include <linux/version.h>
 #include <crypto/skcipher.h>
 #include <linux/blk-integrity.h>
+#include <linux/interrupt.h>
 #include <linux/mempool.h>
 #include <linux/string.h>
+#include <linux/workqueue.h>
 
 /* 6.12 moved the unaligned access helpers from asm/ to linux/. */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
@@ -227,5 +229,72 @@ static inline bool cri_bip_add_tags(struct bio *bio, void *tags,
 #endif
 	return true;
 }
+
+/*
+ * Work run in softirq context on the CPU that scheduled it.  6.9 added BH
+ * workqueues (system_bh_wq) to replace tasklets, and dm-crypt moved its
+ * hard-IRQ deferral to them then; 6.1 has only tasklets.  Either core
+ * touches the struct after the callback returns, so a struct cri_bh must
+ * outlive every callback: keep it static, never in a bio's data.  The
+ * callback never runs twice at once, on any CPU.
+ */
+struct cri_bh {
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+	struct work_struct work;
+#else
+	struct tasklet_struct tasklet;
+#endif
+	void (*fn)(struct cri_bh *bh);
+};
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+static inline void cri_bh_run(struct work_struct *work)
+{
+	struct cri_bh *bh = container_of(work, struct cri_bh, work);
+
+	bh->fn(bh);
+}
+
+static inline void cri_bh_init(struct cri_bh *bh, void (*fn)(struct cri_bh *))
+{
+	bh->fn = fn;
+	INIT_WORK(&bh->work, cri_bh_run);
+}
+
+/* Called with preemption or migration disabled (hard IRQ, softirq). */
+static inline void cri_bh_schedule(struct cri_bh *bh)
+{
+	queue_work_on(smp_processor_id(), system_bh_wq, &bh->work);
+}
+
+/* Nothing schedules it any more: wait for a callback still running. */
+static inline void cri_bh_kill(struct cri_bh *bh)
+{
+	flush_work(&bh->work);
+}
+#else
+static inline void cri_bh_run(struct tasklet_struct *t)
+{
+	struct cri_bh *bh = container_of(t, struct cri_bh, tasklet);
+
+	bh->fn(bh);
+}
+
+static inline void cri_bh_init(struct cri_bh *bh, void (*fn)(struct cri_bh *))
+{
+	bh->fn = fn;
+	tasklet_setup(&bh->tasklet, cri_bh_run);
+}
+
+static inline void cri_bh_schedule(struct cri_bh *bh)
+{
+	tasklet_schedule(&bh->tasklet);
+}
+
+static inline void cri_bh_kill(struct cri_bh *bh)
+{
+	tasklet_kill(&bh->tasklet);
+}
+#endif
 
 #endif /* CRI_COMPAT_H */

@@ -153,7 +153,7 @@ load_targets() {
 }
 
 # cri_counter DEVICE NAME: one counter of a crypt-inline status line
-# ("inline", "queued", "deferred", "errors").
+# ("inline", "queued", "deferred", "errors", "split", "spread").
 cri_counter() {
 	dmsetup status "$1" | awk -v f="$2" '{ for (i = 1; i < NF; i++) if ($i == f) print $(i + 1) }'
 }

@@ -1524,15 +1524,45 @@ static void test_status_line(struct kunit *test)
 {
 	struct cri_stats sum = {
 		.inline_bios = 1, .queued_bios = 22, .deferred_bios = 333,
-		.errors = 18446744073709551615ULL,
+		.errors = 18446744073709551615ULL, .split_bios = 4,
+		.spread_bios = 55,
 	};
 	char out[128];
 	unsigned int n;
 
 	n = cri_emit_status(&sum, out, sizeof(out));
 	KUNIT_EXPECT_STREQ(test, out,
-			   "inline 1 queued 22 deferred 333 errors 18446744073709551615");
+			   "inline 1 queued 22 deferred 333 errors 18446744073709551615 split 4 spread 55");
 	KUNIT_EXPECT_EQ(test, n, (unsigned int)strlen(out));
+}
+
+/* Which inline reads go to the workqueue (read_spread_min). */
+static void test_read_spreads(struct kunit *test)
+{
+	const unsigned long noq = BIT(CRI_NO_READ_WORKQUEUE);
+	const unsigned int min = 65536;
+
+	KUNIT_EXPECT_TRUE(test, cri_read_spreads(noq, min, min, 2));
+	KUNIT_EXPECT_TRUE(test, cri_read_spreads(noq | BIT(CRI_NO_WRITE_WORKQUEUE),
+						 128 << 10, min, 64));
+	KUNIT_EXPECT_FALSE(test, cri_read_spreads(noq, min - 512, min, 2));
+	KUNIT_EXPECT_FALSE(test, cri_read_spreads(noq, 4096, min, 2));
+	/* 0 turns spreading off. */
+	KUNIT_EXPECT_FALSE(test, cri_read_spreads(noq, 1 << 20, 0, 2));
+	/* One CPU: nowhere to spread to. */
+	KUNIT_EXPECT_FALSE(test, cri_read_spreads(noq, 1 << 20, min, 1));
+	/* force_inline is strictly inline, whatever else is set. */
+	KUNIT_EXPECT_FALSE(test, cri_read_spreads(noq | BIT(CRI_FORCE_INLINE),
+						  1 << 20, min, 2));
+	KUNIT_EXPECT_FALSE(test, cri_read_spreads(BIT(CRI_FORCE_INLINE),
+						  1 << 20, min, 2));
+	/* same_cpu_crypt keeps the work on the submitter's CPU. */
+	KUNIT_EXPECT_FALSE(test, cri_read_spreads(noq | BIT(CRI_SAME_CPU_CRYPT),
+						  1 << 20, min, 2));
+	/* Queued reads are not inline reads. */
+	KUNIT_EXPECT_FALSE(test, cri_read_spreads(0, 1 << 20, min, 2));
+	KUNIT_EXPECT_FALSE(test, cri_read_spreads(BIT(CRI_NO_WRITE_WORKQUEUE),
+						  1 << 20, min, 2));
 }
 
 static struct kunit_case cri_status_cases[] = {
@@ -1540,6 +1570,7 @@ static struct kunit_case cri_status_cases[] = {
 	KUNIT_CASE(test_inline_bad_mode),
 	KUNIT_CASE(test_stats_sum),
 	KUNIT_CASE(test_status_line),
+	KUNIT_CASE(test_read_spreads),
 	{}
 };
 

@@ -3,6 +3,10 @@
 # with timer completions) are deferred to softirq context, decrypt right,
 # and leave the kernel log clean; softirq completions are decrypted in place.
 # The old formats (lmk, tcw, eboiv, elephant) take the deferred path too.
+# The read policy: under no_read_workqueue, pieces of read_spread_min bytes
+# or more go to the workqueue from hard IRQ (spread), smaller ones are
+# deferred as with force_inline, which never spreads; fio verifies data
+# read on both paths at once while the parameter changes.
 . "$TOP/tests/lib.sh"
 
 load_targets || die "loading targets"
@@ -14,6 +18,67 @@ head -c $((16 << 20)) /dev/urandom >/tmp/plain
 # irqmode 1: completions run in softirq context.
 rt=0
 uname -v | grep -q PREEMPT_RT && rt=1
+params=/sys/module/dm_crypt_inline/parameters
+
+# delta DEVICE COUNTER COMMAND...: how much COUNTER grew while COMMAND ran.
+delta() {
+	local dev=$1 c=$2 n0
+	shift 2
+	n0=$(cri_counter "$dev" "$c")
+	"$@"
+	echo $(($(cri_counter "$dev" "$c") - n0))
+}
+
+readdirect() {	# BS COUNT
+	dd if=/dev/mapper/cri of=/dev/null bs="$1" count="$2" iflag=direct status=none
+}
+
+# On the null_blk of irqmode=2 (hard-IRQ completions, but on PREEMPT_RT).
+spread_policy() {
+	local len=$((64 << 11)) n
+	check_eq "read_spread_min defaults to 64 KiB" "$(cat $params/read_spread_min)" "65536"
+	dmsetup create cri --table "0 $len crypt-inline aes-xts-plain64 $k 0 /dev/nullb0 0 2 no_read_workqueue no_write_workqueue"
+	dd if=/tmp/plain of=/dev/mapper/cri bs=1M oflag=direct status=none
+	n=$(delta cri spread readdirect 1M 16)
+	check_eq "no_read_workqueue: 16 reads of 1 MiB, 128 pieces spread" "$n" "128"
+	check_eq "no_read_workqueue: each 1 MiB read split 7 times" "$(delta cri split readdirect 1M 16)" "112"
+	check_eq "no_read_workqueue: spread pieces are never deferred" "$(delta cri deferred readdirect 1M 4)" "0"
+	check_eq "no_read_workqueue: 4 KiB reads not spread" "$(delta cri spread readdirect 4k 256)" "0"
+	check_eq "no_read_workqueue: 32 KiB reads not spread" "$(delta cri spread readdirect 32k 64)" "0"
+	check_eq "no_read_workqueue: 64 KiB reads spread" "$(delta cri spread readdirect 64k 64)" "64"
+	[ $rt = 1 ] || check "no_read_workqueue: 4 KiB reads deferred" \
+		test "$(delta cri deferred readdirect 4k 256)" -gt 0
+	check "no_read_workqueue: spread reads decrypt right" \
+		cmp -n $((16 << 20)) /dev/mapper/cri /tmp/plain
+	echo 0 >$params/read_spread_min
+	check_eq "read_spread_min=0: nothing spread" "$(delta cri spread readdirect 1M 16)" "0"
+	echo 65536 >$params/read_spread_min
+	dmsetup remove cri
+	dmsetup create cri --table "0 $len crypt-inline aes-xts-plain64 $k 0 /dev/nullb0 0 1 force_inline"
+	check_eq "force_inline: 1 MiB reads never spread" "$(delta cri spread readdirect 1M 16)" "0"
+	dmsetup remove cri
+	# Both paths at once, under fio's verify, while the threshold moves
+	# between every piece being spread and none.
+	dmsetup create cri --table "0 $len crypt-inline aes-xts-plain64 $k 0 /dev/nullb0 0 2 no_read_workqueue no_write_workqueue"
+	(while :; do
+		echo 4096 >$params/read_spread_min
+		sleep 0.2
+		echo $((1 << 20)) >$params/read_spread_min
+		sleep 0.2
+	done) &
+	local flip=$!
+	fio --name=spread --filename=/dev/mapper/cri --direct=1 --ioengine=libaio \
+		--iodepth=8 --rw=randwrite --bsrange=4k-1m --size=32m --loops=3 \
+		--verify=crc32c --do_verify=1 --verify_fatal=1 --output=/tmp/fio.out
+	local rc=$?
+	kill $flip
+	wait $flip 2>/dev/null
+	check_fio "no_read_workqueue: fio verify while read_spread_min moves" $rc /tmp/fio.out
+	echo 65536 >$params/read_spread_min
+	check "no_read_workqueue: fio's reads were spread" test "$(cri_counter cri spread)" -gt 0
+	dmsetup remove cri
+}
+
 for mode in 2 1; do
 	rmmod null_blk 2>/dev/null
 	modprobe null_blk nr_devices=1 gb=1 memory_backed=1 irqmode=$mode \
@@ -36,6 +101,7 @@ for mode in 2 1; do
 	check "irqmode=$mode: dm-crypt reads the same plaintext" cmp -n $((16 << 20)) /dev/mapper/ref /tmp/plain
 	dmsetup remove ref
 	[ $mode = 2 ] || continue
+	spread_policy
 	# The old formats' work before and after the cipher, deferred too.
 	for spec in "aes:64-cbc-lmk $(hexkey 2080) 1 force_inline" \
 		"aes-cbc-tcw $(hexkey 64) 1 force_inline" \

@@ -43,6 +43,7 @@ for opts in "1 force_inline" "" "2 force_inline sector_size:4096" "1 sector_size
 	check_eq "$label: 1 MiB write mapped as 128 KiB bios" "$(bios write)" "8"
 	check_eq "$label: 1 MiB read mapped as 128 KiB bios" "$(bios read)" "8"
 	check "$label: the read returned what was written" cmp -n $((1 << 20)) /tmp/got /tmp/plain
+	check_eq "$label: the status counts 7 cuts per 1 MiB transfer" "$(cri_counter vol split)" "14"
 	echo 65536 >$params/max_read_size
 	echo 32768 >$params/max_write_size
 	check_eq "$label: max_write_size 32768 lowers the bound" "$(bios write)" "32"
