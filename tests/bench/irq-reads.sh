@@ -37,7 +37,9 @@ declare -A workloads=(
 	[write1m-qd4]="--rw=write --bs=1m --ioengine=libaio --iodepth=4"
 )
 wls="rread4k-qd1 read1m-qd4 write1m-qd4"
-out=$(mktemp -d)
+out=${VM_OUT:-/tmp}/irq-reads
+rm -rf "$out"
+mkdir -p "$out"
 
 busy() {	# jiffies not idle or iowait, all CPUs
 	awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 }' /proc/stat
@@ -76,7 +78,7 @@ for wl in wls:
     for mode in modes:
         rs = [run(wl, mode, r) for r in range(1, rounds + 1)]
         ratio = statistics.median(run(wl, mode, r)[0] / run(wl, "dmcrypt-noq", r)[0] for r in range(1, rounds + 1))
-        st = open(f"{out}/{wl}.{mode}.{rounds}.status").read().split(None, 3)[3].strip()
+        st = " ".join(open(f"{out}/{wl}.{mode}.{rounds}.status").read().split()[3:])
         print(f"{wl:12} {mode:12} {statistics.median(x[0] for x in rs):8.1f} MB/s  x{ratio:5.2f}  "
               f"p99 {statistics.median(x[1] for x in rs):8.0f} us  cpu {statistics.median(x[2] for x in rs):6.2f} s/GiB  {st}")
 EOF
