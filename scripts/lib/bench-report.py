@@ -38,6 +38,18 @@ WORKLOADS = [
     ("rand-qd1", "random 4 KiB 50/50 read/write, psync, qd 1"),
     ("rand-qd32", "random 4 KiB 50/50 read/write, libaio, qd 32, 2 jobs"),
 ]
+# The hard-IRQ rows (scripts/lib/bench-irq): null_blk irqmode=2.
+IRQ_MODES = [
+    ("dmcrypt", "dm-crypt default"),
+    ("dmcrypt-noq", "dm-crypt no_read/no_write_workqueue"),
+    ("cri-inline", "crypt-inline force_inline (strictly inline)"),
+    ("cri-noq", "crypt-inline no_read/no_write_workqueue (read policy)"),
+]
+IRQ_WORKLOADS = [
+    ("rread4k-qd1", "read", "random 4 KiB reads, psync, qd 1"),
+    ("read1m-qd4", "read", "sequential 1 MiB reads, libaio, qd 4"),
+    ("write1m-qd4", "write", "sequential 1 MiB writes, libaio, qd 4"),
+]
 MB = 1e6
 
 
@@ -105,7 +117,87 @@ def load(outdir):
             if limit:
                 row["paired"]["limit"] = paired(totals[mode], lim_totals)
         res["workloads"][wl] = rows
+    res["irq"] = {}
+    for sector in (512, 4096):
+        d = os.path.join(outdir, f"irq-{sector}")
+        if os.path.isdir(d):
+            res["irq"][str(sector)] = load_irq(d)
     return res
+
+
+def load_irq(d):
+    """One sector size's hard-IRQ rows: per workload and mode, medians over
+    rounds of MB/s, read or write p99, CPU seconds per GiB moved, the
+    median of per-round ratios to dm-crypt no-queue, and crypt-inline's
+    counters summed over rounds."""
+    hz = int(open(os.path.join(d, "hz")).read())
+    runs = {}
+    for name in os.listdir(os.path.join(d, "runs")):
+        wl, mode, rnd, ext = name.split(".")
+        if ext != "json":
+            continue
+        base = os.path.join(d, "runs", f"{wl}.{mode}.{rnd}")
+        direction = next(x[1] for x in IRQ_WORKLOADS if x[0] == wl)
+        text = open(base + ".json").read()
+        job = json.loads(text[text.index("{"):])["jobs"][0][direction]
+        cpu = int(open(base + ".cpu").read()) / hz
+        gib = job["io_bytes"] / 2**30
+        words = open(base + ".status").read().split()[3:]
+        counters = {words[i]: int(words[i + 1]) for i in range(0, len(words) - 1, 2)}
+        runs.setdefault(wl, {}).setdefault(mode, {})[rnd] = {
+            "mbps": job["bw_bytes"] / MB,
+            "p99_us": job["clat_ns"].get("percentile", {}).get("99.000000", 0) / 1000,
+            "cpu_s_per_gib": cpu / gib if gib else 0,
+            "counters": counters,
+        }
+    out = {}
+    for wl, modes in runs.items():
+        ref = modes.get("dmcrypt-noq", {})
+        out[wl] = {}
+        for mode, rounds in modes.items():
+            row = {k: statistics.median(r[k] for r in rounds.values())
+                   for k in ("mbps", "p99_us", "cpu_s_per_gib")}
+            row["rounds"] = len(rounds)
+            row["vs_dmcrypt_noq"] = paired({k: r["mbps"] for k, r in rounds.items()},
+                                           {k: r["mbps"] for k, r in ref.items()})
+            total = {}
+            for r in rounds.values():
+                for k, v in r["counters"].items():
+                    total[k] = total.get(k, 0) + v
+            row["counters"] = total
+            out[wl][mode] = row
+    return out
+
+
+def irq_table(res):
+    lines = []
+    for sector, wls in sorted(res.get("irq", {}).items(), key=lambda x: int(x[0])):
+        lines += ["", f"**Hard-IRQ completions** (null_blk irqmode=2, 20 µs timer; "
+                  f"{sector}-byte encryption sectors). \"vs no-queue\": median of per-round "
+                  "ratios to dm-crypt no_read/no_write_workqueue; CPU: all CPUs' busy time "
+                  "(guest /proc/stat) per GiB moved; spread/deferred: share of crypt-inline's "
+                  "read pieces sent to the workqueue by the read policy / deferred out of "
+                  "hard IRQ.", ""]
+        for wl, _, title in IRQ_WORKLOADS:
+            rows = wls.get(wl)
+            if not rows:
+                continue
+            lines += [f"*{title}*", "",
+                      "| mode | MB/s | vs no-queue | p99 µs | CPU s/GiB | spread / deferred |",
+                      "|---|---:|---:|---:|---:|---|"]
+            for mode, label in IRQ_MODES:
+                r = rows.get(mode)
+                if not r:
+                    continue
+                c = r["counters"]
+                share = "-"
+                if c.get("inline"):
+                    share = (f"{100 * c.get('spread', 0) / c['inline']:.0f}% / "
+                             f"{100 * c.get('deferred', 0) / c['inline']:.0f}%")
+                lines.append(f"| {label} | {r['mbps']:.1f} | {fmt_ratio(r['vs_dmcrypt_noq'])} | "
+                             f"{r['p99_us']:.0f} | {r['cpu_s_per_gib']:.1f} | {share} |")
+            lines.append("")
+    return "\n".join(lines)
 
 
 def read_crypto(path):
@@ -192,7 +284,7 @@ def table(res):
                          f"{lim['write_mbps']:.1f} | | | "
                          f"{fmt_ratio(lim['paired'].get('dmcrypt', 0))} | "
                          f"{fmt_ratio(lim['paired'].get('dmcrypt-noq', 0))} | 100% |")
-    return "\n".join(lines)
+    return "\n".join(lines) + irq_table(res)
 
 
 def plot(results, path):

@@ -59,10 +59,10 @@ else
 fi
 check "progress reached the end" grep -q "^bench \[$kver\]: done" "$out/stderr"
 check "progress named the crypto-alone step" \
-	grep -q "^bench \[$kver\]: 0/21 round 1 crypto alone" "$out/stderr"
+	grep -q "^bench \[$kver\]: 0/45 round 1 crypto alone" "$out/stderr"
 check "table heading names the kernel" grep -q "^### $kver " "$out/table.md"
-check_eq "one row per mode per workload, one limit row" \
-	"$(grep -c -E '^\| (plain RAM disk|dm-crypt|crypt-inline|limit)' "$out/table.md")" "22"
+check_eq "one row per mode per workload, one limit row, 24 hard-IRQ rows" \
+	"$(grep -c -E '^\| (plain RAM disk|dm-crypt|crypt-inline|limit)' "$out/table.md")" "46"
 check_eq "the plot is a PNG" "$(head -c 4 "$out/bench.png" 2>/dev/null | tail -c 3)" "PNG"
 
 # The JSON: every mode moved data, the limit paired with this round.
@@ -83,5 +83,17 @@ for wl in ("seq-qd1", "rand-qd1", "rand-qd32"):
 lim = r["limit"]
 assert 0 < lim["total_mbps"] < r["workloads"]["seq-qd1"]["plain"]["total_mbps"], lim
 assert r["workloads"]["seq-qd1"]["cri-inline-proxy"]["paired"]["limit"] > 0
+# The hard-IRQ rows: both sector sizes, every mode moved data and used
+# CPU; the read policy spread the 1 MiB reads, force_inline did not.
+assert set(r["irq"]) == {"512", "4096"}, sorted(r["irq"])
+for sector, wls in r["irq"].items():
+    assert set(wls) == {"rread4k-qd1", "read1m-qd4", "write1m-qd4"}, (sector, sorted(wls))
+    for wl, rows in wls.items():
+        assert set(rows) == {"dmcrypt", "dmcrypt-noq", "cri-inline", "cri-noq"}, (wl, sorted(rows))
+        for mode, row in rows.items():
+            assert row["mbps"] > 0 and row["cpu_s_per_gib"] > 0 and row["vs_dmcrypt_noq"] > 0, (sector, wl, mode, row)
+    assert wls["read1m-qd4"]["cri-noq"]["counters"]["spread"] > 0, sector
+    assert wls["read1m-qd4"]["cri-inline"]["counters"]["spread"] == 0, sector
+    assert wls["rread4k-qd1"]["cri-noq"]["counters"]["spread"] == 0, sector
 EOF
 summary

@@ -66,9 +66,10 @@ spread_policy() {
 		echo $((1 << 20)) >$params/read_spread_min
 		sleep 0.2
 	done) &
-	local flip=$!
+	local flip=$! loops=3
+	[ -z "${CRI_QUICK:-}" ] || loops=1
 	fio --name=spread --filename=/dev/mapper/cri --direct=1 --ioengine=libaio \
-		--iodepth=8 --rw=randwrite --bsrange=4k-1m --size=32m --loops=3 \
+		--iodepth=8 --rw=randwrite --bsrange=4k-1m --size=32m --loops=$loops \
 		--verify=crc32c --do_verify=1 --verify_fatal=1 --output=/tmp/fio.out
 	local rc=$?
 	kill $flip
