@@ -129,7 +129,7 @@ struct cri_stats {
 	u64 queued_bios;
 	u64 deferred_bios;
 	u64 errors;
-	u64 split_bios;		/* cut by dm_accept_partial_bio() */
+	u64 split_bios;		/* cuts by dm_accept_partial_bio() */
 	u64 spread_bios;	/* inline reads sent to the workqueue */
 };
 

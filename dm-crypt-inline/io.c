@@ -672,8 +672,10 @@ static void cri_read_work(struct work_struct *work)
  * callback returns, when the bio (and its data) may already be gone; that
  * is the use-after-free dm-crypt had with tasklets in its bios
  * (CVE-2024-26718).  One run decrypts at most CRI_DEFER_BUDGET reads and
- * schedules itself for the rest, as the kernel's BH workqueues bound a run,
- * so that a burst of completions cannot hold the CPU in softirq.
+ * schedules itself for the rest, so that the softirq core's own bounds
+ * (tasklets: __do_softirq's restarts and time; BH work: bh_worker's 10
+ * items or 2 ms) apply to a burst of completions and can hand the rest to
+ * ksoftirqd.
  */
 #define CRI_DEFER_BUDGET	16
 
