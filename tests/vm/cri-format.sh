@@ -12,7 +12,7 @@ load_module xtsproxy || die "insmod xtsproxy"
 ramdisks 2 24 || die "brd"
 keyctl link @u @s >/dev/null 2>&1
 len=8192			# 4 MiB mapped
-[ -n "${CRI_QUICK:-}" ] && len=4096	# 2 MiB on slow (debug) kernels
+[ -n "${CRI_QUICK:-}" ] && len=2048	# 1 MiB on slow (debug) kernels
 bytes=$((len * 512))
 head -c $bytes /dev/urandom >/tmp/plain
 
