@@ -130,7 +130,7 @@ struct cri_stats {
 	u64 deferred_bios;
 	u64 errors;
 	u64 split_bios;		/* cuts by dm_accept_partial_bio() */
-	u64 spread_bios;	/* inline reads sent to the workqueue */
+	u64 spread_bios;	/* inline bios sent to the workqueue */
 };
 
 /*
@@ -231,8 +231,8 @@ unsigned int cri_emit_ima(const struct cri_dev *cd,
 int cri_inline_flags(const char *mode, unsigned long *flags);
 void cri_sum_stats(const struct cri_stats __percpu *stats,
 		   struct cri_stats *sum);
-bool cri_read_spreads(unsigned long flags, unsigned int bytes,
-		      unsigned int spread_min, unsigned int cpus);
+bool cri_spreads(unsigned long flags, bool write, unsigned int bytes,
+		 unsigned int spread_min, unsigned int cpus);
 unsigned int cri_emit_status(const struct cri_stats *sum, char *result,
 			     unsigned int maxlen);
 

@@ -16,7 +16,8 @@
  *    with IRQs disabled is deferred to BH work (softirq), never to the
  *    workqueue: the crypto API must not be called there; under
  *    no_read_workqueue without force_inline, large reads go to the
- *    workqueue anyway, to use every CPU (cri_read_spreads());
+ *    workqueue anyway, to use every CPU, and so do large writes under
+ *    no_write_workqueue (cri_spreads());
  *  - queued: on the device's workqueue, as in-tree dm-crypt does by default,
  *    with writes then submitted in sector order by one thread.
  *
@@ -63,13 +64,17 @@ static unsigned int max_write_size;
 module_param(max_write_size, uint, 0644);
 MODULE_PARM_DESC(max_write_size, "Maximum size of a write request");
 /*
- * Ours: see cri_read_spreads().  128 sectors of 512 bytes; a 1 MiB read,
- * split at 128 KiB, is decrypted by eight work items.
+ * Ours: see cri_spreads().  128 sectors of 512 bytes; a 1 MiB read or
+ * write, split at 128 KiB, is done by eight work items.
  */
 static unsigned int read_spread_min = 64 * 1024;
 module_param(read_spread_min, uint, 0644);
 MODULE_PARM_DESC(read_spread_min,
 		 "Reads this large (bytes) under no_read_workqueue are decrypted on the workqueue; 0: never");
+static unsigned int write_spread_min = 64 * 1024;
+module_param(write_spread_min, uint, 0644);
+MODULE_PARM_DESC(write_spread_min,
+		 "Writes this large (bytes) under no_write_workqueue are encrypted on the workqueue; 0: never");
 
 struct cri_io {
 	struct cri_dev *cd;
@@ -91,7 +96,7 @@ struct cri_io {
 	int crypt_err;			/* an asynchronous tfm's answer */
 	bool write;
 	bool queued;			/* crypto runs on the workqueue */
-	bool spread;			/* an inline read decrypted there */
+	bool spread;			/* inline IO sent there (cri_spreads) */
 	bool tags_from_pool;
 	union {
 		struct work_struct work;
@@ -172,17 +177,11 @@ static void cri_page_put(struct cri_dev *cd, struct page *page)
 	mempool_free(page, &cd->page_pool);
 }
 
-/* The flags word may change at runtime ("inline" message): read it once. */
-static bool cri_inline_write(const struct cri_dev *cd)
+/* Whether the flags word puts this direction's crypto inline. */
+static bool cri_inline(unsigned long flags, bool write)
 {
-	unsigned long flags = READ_ONCE(cd->cfg.flags);
-
-	return flags & (BIT(CRI_FORCE_INLINE) | BIT(CRI_NO_WRITE_WORKQUEUE));
-}
-
-static bool cri_inline_read(unsigned long flags)
-{
-	return flags & (BIT(CRI_FORCE_INLINE) | BIT(CRI_NO_READ_WORKQUEUE));
+	return flags & (BIT(CRI_FORCE_INLINE) |
+			BIT(write ? CRI_NO_WRITE_WORKQUEUE : CRI_NO_READ_WORKQUEUE));
 }
 
 static void cri_free_pages(struct cri_dev *cd, struct bio *clone)
@@ -908,6 +907,47 @@ static unsigned int cri_max_sectors(const struct cri_dev *cd,
 	return max_t(unsigned int, max, align) >> SECTOR_SHIFT;
 }
 
+/*
+ * Queued, inline or spread (inline, but on the workqueue: cri_spreads()),
+ * from one look at the flags, which the "inline" message may change: a
+ * switch never gives a bio queued and spread at once.
+ */
+static void cri_choose_path(struct cri_io *io)
+{
+	struct cri_dev *cd = io->cd;
+	unsigned long flags = READ_ONCE(cd->cfg.flags);
+	unsigned int spread_min;
+
+	io->queued = !cri_inline(flags, io->write);
+	if (io->queued) {
+		this_cpu_inc(cd->stats->queued_bios);
+		return;
+	}
+	this_cpu_inc(cd->stats->inline_bios);
+	spread_min = io->write ? READ_ONCE(write_spread_min) :
+				 READ_ONCE(read_spread_min);
+	io->spread = cri_spreads(flags, io->write, io->base->bi_iter.bi_size,
+				 spread_min, num_online_cpus());
+	if (io->spread)
+		this_cpu_inc(cd->stats->spread_bios);
+}
+
+/*
+ * A queued write is submitted by the write thread, a spread one by the
+ * worker that encrypted it, as no_write_workqueue asks (cri_crypt_done()).
+ */
+static void cri_queue_crypt_write(struct cri_io *io)
+{
+	INIT_WORK(&io->work, cri_write_work);
+	queue_work(io->cd->crypt_wq, &io->work);
+}
+
+static void cri_inline_crypt_write(struct cri_io *io)
+{
+	io->clone = cri_alloc_clone(io);
+	cri_start_crypt(io, false);
+}
+
 int cri_map(struct dm_target *ti, struct bio *bio)
 {
 	struct cri_dev *cd = ti->private;
@@ -969,32 +1009,13 @@ int cri_map(struct dm_target *ti, struct bio *bio)
 	bio->bi_iter.bi_sector = cd->cfg.start +
 				 dm_target_offset(ti, bio->bi_iter.bi_sector);
 
-	if (!io->write) {
-		/* One look at the flags: a switch never gives queued+spread. */
-		unsigned long flags = READ_ONCE(cd->cfg.flags);
-
-		io->queued = !cri_inline_read(flags);
-		if (io->queued) {
-			this_cpu_inc(cd->stats->queued_bios);
-		} else {
-			this_cpu_inc(cd->stats->inline_bios);
-			io->spread = cri_read_spreads(flags, bio->bi_iter.bi_size,
-						      READ_ONCE(read_spread_min),
-						      num_online_cpus());
-			if (io->spread)
-				this_cpu_inc(cd->stats->spread_bios);
-		}
+	cri_choose_path(io);
+	if (!io->write)
 		cri_submit_read(io);
-	} else if (cri_inline_write(cd)) {
-		this_cpu_inc(cd->stats->inline_bios);
-		io->clone = cri_alloc_clone(io);
-		cri_start_crypt(io, false);
-	} else {
-		this_cpu_inc(cd->stats->queued_bios);
-		io->queued = true;
-		INIT_WORK(&io->work, cri_write_work);
-		queue_work(cd->crypt_wq, &io->work);
-	}
+	else if (io->queued || io->spread)
+		cri_queue_crypt_write(io);
+	else
+		cri_inline_crypt_write(io);
 	return DM_MAPIO_SUBMITTED;
 }
 

@@ -562,19 +562,23 @@ unsigned int cri_emit_status(const struct cri_stats *sum, char *result,
 }
 
 /*
- * Whether an inline read of @bytes is decrypted on the workqueue.  Inline
- * decryption wins for small reads (no hop), but runs where the completion
- * lands: one CPU takes the interrupts of a stream of large reads and
- * decrypts them all while the others idle.  Pieces of spread_min bytes or
- * more therefore go to the unbound workqueue under no_read_workqueue.
- * force_inline means no hop at all and never spreads (the drop-in has no
- * force_inline of its own: its flag is dm-crypt's two), nor does
+ * Whether an inline read or write of @bytes is done on the workqueue.
+ * Inline crypto wins for small IO (no hop) but runs on one CPU: the one
+ * that takes the completions of a stream of large reads, or the one
+ * submitter of a stream of large writes, does all of it while the others
+ * idle.  Pieces of spread_min bytes or more therefore go to the unbound
+ * workqueue under no_read_workqueue (reads) or no_write_workqueue
+ * (writes); in-tree dm-crypt's default path spreads everything the same
+ * way.  force_inline means no hop at all and never spreads (the drop-in
+ * has no force_inline of its own: its flag is dm-crypt's two), nor does
  * same_cpu_crypt, nor a single CPU.
  */
-bool cri_read_spreads(unsigned long flags, unsigned int bytes,
-		      unsigned int spread_min, unsigned int cpus)
+bool cri_spreads(unsigned long flags, bool write, unsigned int bytes,
+		 unsigned int spread_min, unsigned int cpus)
 {
-	if (!(flags & BIT(CRI_NO_READ_WORKQUEUE)) ||
+	unsigned int noq = write ? CRI_NO_WRITE_WORKQUEUE : CRI_NO_READ_WORKQUEUE;
+
+	if (!(flags & BIT(noq)) ||
 	    flags & (BIT(CRI_FORCE_INLINE) | BIT(CRI_SAME_CPU_CRYPT)))
 		return false;
 	return spread_min && bytes >= spread_min && cpus > 1;

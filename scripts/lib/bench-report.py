@@ -176,8 +176,8 @@ def irq_table(res):
                   f"{sector}-byte encryption sectors). \"vs no-queue\": median of per-round "
                   "ratios to dm-crypt no_read/no_write_workqueue; CPU: all CPUs' busy time "
                   "(guest /proc/stat) per GiB moved; spread/deferred: share of crypt-inline's "
-                  "read pieces sent to the workqueue by the read policy / deferred out of "
-                  "hard IRQ.", ""]
+                  "pieces sent to the workqueue by the spread policy / reads deferred out "
+                  "of hard IRQ.", ""]
         for wl, _, title in IRQ_WORKLOADS:
             rows = wls.get(wl)
             if not rows:

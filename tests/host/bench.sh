@@ -84,7 +84,7 @@ lim = r["limit"]
 assert 0 < lim["total_mbps"] < r["workloads"]["seq-qd1"]["plain"]["total_mbps"], lim
 assert r["workloads"]["seq-qd1"]["cri-inline-proxy"]["paired"]["limit"] > 0
 # The hard-IRQ rows: both sector sizes, every mode moved data and used
-# CPU; the read policy spread the 1 MiB reads, force_inline did not.
+# CPU; the policy spread the 1 MiB reads and writes, force_inline did not.
 assert set(r["irq"]) == {"512", "4096"}, sorted(r["irq"])
 for sector, wls in r["irq"].items():
     assert set(wls) == {"rread4k-qd1", "read1m-qd4", "write1m-qd4"}, (sector, sorted(wls))
@@ -95,5 +95,7 @@ for sector, wls in r["irq"].items():
     assert wls["read1m-qd4"]["cri-noq"]["counters"]["spread"] > 0, sector
     assert wls["read1m-qd4"]["cri-inline"]["counters"]["spread"] == 0, sector
     assert wls["rread4k-qd1"]["cri-noq"]["counters"]["spread"] == 0, sector
+    assert wls["write1m-qd4"]["cri-noq"]["counters"]["spread"] > 0, sector
+    assert wls["write1m-qd4"]["cri-inline"]["counters"]["spread"] == 0, sector
 EOF
 summary

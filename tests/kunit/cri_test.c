@@ -1536,33 +1536,45 @@ static void test_status_line(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, n, (unsigned int)strlen(out));
 }
 
-/* Which inline reads go to the workqueue (read_spread_min). */
-static void test_read_spreads(struct kunit *test)
+/* Which inline reads and writes go to the workqueue (*_spread_min). */
+static void test_spreads(struct kunit *test)
 {
-	const unsigned long noq = BIT(CRI_NO_READ_WORKQUEUE);
+	const unsigned long noq_r = BIT(CRI_NO_READ_WORKQUEUE);
+	const unsigned long noq_w = BIT(CRI_NO_WRITE_WORKQUEUE);
 	const unsigned int min = 65536;
+	int w;
 
-	KUNIT_EXPECT_TRUE(test, cri_read_spreads(noq, min, min, 2));
-	KUNIT_EXPECT_TRUE(test, cri_read_spreads(noq | BIT(CRI_NO_WRITE_WORKQUEUE),
-						 128 << 10, min, 64));
-	KUNIT_EXPECT_FALSE(test, cri_read_spreads(noq, min - 512, min, 2));
-	KUNIT_EXPECT_FALSE(test, cri_read_spreads(noq, 4096, min, 2));
-	/* 0 turns spreading off. */
-	KUNIT_EXPECT_FALSE(test, cri_read_spreads(noq, 1 << 20, 0, 2));
-	/* One CPU: nowhere to spread to. */
-	KUNIT_EXPECT_FALSE(test, cri_read_spreads(noq, 1 << 20, min, 1));
-	/* force_inline is strictly inline, whatever else is set. */
-	KUNIT_EXPECT_FALSE(test, cri_read_spreads(noq | BIT(CRI_FORCE_INLINE),
-						  1 << 20, min, 2));
-	KUNIT_EXPECT_FALSE(test, cri_read_spreads(BIT(CRI_FORCE_INLINE),
-						  1 << 20, min, 2));
-	/* same_cpu_crypt keeps the work on the submitter's CPU. */
-	KUNIT_EXPECT_FALSE(test, cri_read_spreads(noq | BIT(CRI_SAME_CPU_CRYPT),
-						  1 << 20, min, 2));
-	/* Queued reads are not inline reads. */
-	KUNIT_EXPECT_FALSE(test, cri_read_spreads(0, 1 << 20, min, 2));
-	KUNIT_EXPECT_FALSE(test, cri_read_spreads(BIT(CRI_NO_WRITE_WORKQUEUE),
-						  1 << 20, min, 2));
+	/* Each direction by its own flag, never by the other's. */
+	KUNIT_EXPECT_TRUE(test, cri_spreads(noq_r, false, min, min, 2));
+	KUNIT_EXPECT_TRUE(test, cri_spreads(noq_w, true, min, min, 2));
+	KUNIT_EXPECT_FALSE(test, cri_spreads(noq_w, false, 1 << 20, min, 2));
+	KUNIT_EXPECT_FALSE(test, cri_spreads(noq_r, true, 1 << 20, min, 2));
+	KUNIT_EXPECT_FALSE(test, cri_spreads(0, false, 1 << 20, min, 2));
+	KUNIT_EXPECT_FALSE(test, cri_spreads(0, true, 1 << 20, min, 2));
+	for (w = 0; w < 2; w++) {
+		KUNIT_EXPECT_TRUE(test, cri_spreads(noq_r | noq_w, w, 128 << 10,
+						    min, 64));
+		KUNIT_EXPECT_FALSE(test, cri_spreads(noq_r | noq_w, w, min - 512,
+						     min, 2));
+		KUNIT_EXPECT_FALSE(test, cri_spreads(noq_r | noq_w, w, 4096,
+						     min, 2));
+		/* 0 turns spreading off. */
+		KUNIT_EXPECT_FALSE(test, cri_spreads(noq_r | noq_w, w, 1 << 20,
+						     0, 2));
+		/* One CPU: nowhere to spread to. */
+		KUNIT_EXPECT_FALSE(test, cri_spreads(noq_r | noq_w, w, 1 << 20,
+						     min, 1));
+		/* force_inline is strictly inline, whatever else is set. */
+		KUNIT_EXPECT_FALSE(test, cri_spreads(noq_r | noq_w |
+						     BIT(CRI_FORCE_INLINE), w,
+						     1 << 20, min, 2));
+		KUNIT_EXPECT_FALSE(test, cri_spreads(BIT(CRI_FORCE_INLINE), w,
+						     1 << 20, min, 2));
+		/* same_cpu_crypt keeps the work on the submitter's CPU. */
+		KUNIT_EXPECT_FALSE(test, cri_spreads(noq_r | noq_w |
+						     BIT(CRI_SAME_CPU_CRYPT), w,
+						     1 << 20, min, 2));
+	}
 }
 
 static struct kunit_case cri_status_cases[] = {
@@ -1570,7 +1582,7 @@ static struct kunit_case cri_status_cases[] = {
 	KUNIT_CASE(test_inline_bad_mode),
 	KUNIT_CASE(test_stats_sum),
 	KUNIT_CASE(test_status_line),
-	KUNIT_CASE(test_read_spreads),
+	KUNIT_CASE(test_spreads),
 	{}
 };
 

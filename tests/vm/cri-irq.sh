@@ -5,8 +5,9 @@
 # The old formats (lmk, tcw, eboiv, elephant) take the deferred path too.
 # The read policy: under no_read_workqueue, pieces of read_spread_min bytes
 # or more go to the workqueue from hard IRQ (spread), smaller ones are
-# deferred as with force_inline, which never spreads; fio verifies data
-# read on both paths at once while the parameter changes.
+# deferred as with force_inline, which never spreads; the same for writes
+# of write_spread_min bytes under no_write_workqueue, which dm-crypt reads
+# back; fio verifies data on both paths at once while the parameters change.
 . "$TOP/tests/lib.sh"
 
 load_targets || die "loading targets"
@@ -33,11 +34,37 @@ readdirect() {	# BS COUNT
 	dd if=/dev/mapper/cri of=/dev/null bs="$1" count="$2" iflag=direct status=none
 }
 
+writedirect() {	# BS COUNT
+	dd if=/tmp/plain of=/dev/mapper/cri bs="$1" count="$2" oflag=direct status=none
+}
+
+# The write side of the policy, on the device spread_policy made.
+write_spread() {
+	local len=$1
+	check_eq "write_spread_min defaults to 64 KiB" "$(cat $params/write_spread_min)" "65536"
+	check_eq "no_write_workqueue: 16 writes of 1 MiB, 128 pieces spread" \
+		"$(delta cri spread writedirect 1M 16)" "128"
+	check_eq "no_write_workqueue: 4 KiB writes not spread" "$(delta cri spread writedirect 4k 256)" "0"
+	check_eq "no_write_workqueue: 64 KiB writes spread" "$(delta cri spread writedirect 64k 64)" "64"
+	echo 0 >$params/write_spread_min
+	check_eq "write_spread_min=0: nothing spread" "$(delta cri spread writedirect 1M 16)" "0"
+	echo 65536 >$params/write_spread_min
+	writedirect 1M 16
+	dmsetup remove cri
+	dmsetup create ref --table "0 $len crypt aes-xts-plain64 $k 0 /dev/nullb0 0"
+	check "no_write_workqueue: dm-crypt reads the spread writes" \
+		cmp -n $((16 << 20)) /dev/mapper/ref /tmp/plain
+	dmsetup remove ref
+	dmsetup create cri --table "0 $len crypt-inline aes-xts-plain64 $k 0 /dev/nullb0 0 1 force_inline"
+	check_eq "force_inline: 1 MiB writes never spread" "$(delta cri spread writedirect 1M 16)" "0"
+	dmsetup remove cri
+}
+
 # On the null_blk of irqmode=2 (hard-IRQ completions, but on PREEMPT_RT).
 spread_policy() {
 	local len=$((64 << 11)) n
 	# The guests have 2 CPUs (scripts/vm); with one, nothing may spread.
-	[ "$(nproc)" -gt 1 ] || { check_eq "one CPU: spread never" "$(nproc)" "2"; return; }
+	[ "$(nproc)" -gt 1 ] || { check_eq "the guest has the 2 CPUs the policy needs" "$(nproc)" "2"; return; }
 	check_eq "read_spread_min defaults to 64 KiB" "$(cat $params/read_spread_min)" "65536"
 	dmsetup create cri --table "0 $len crypt-inline aes-xts-plain64 $k 0 /dev/nullb0 0 2 no_read_workqueue no_write_workqueue"
 	dd if=/tmp/plain of=/dev/mapper/cri bs=1M oflag=direct status=none
@@ -55,7 +82,7 @@ spread_policy() {
 	echo 0 >$params/read_spread_min
 	check_eq "read_spread_min=0: nothing spread" "$(delta cri spread readdirect 1M 16)" "0"
 	echo 65536 >$params/read_spread_min
-	dmsetup remove cri
+	write_spread $len
 	dmsetup create cri --table "0 $len crypt-inline aes-xts-plain64 $k 0 /dev/nullb0 0 1 force_inline"
 	check_eq "force_inline: 1 MiB reads never spread" "$(delta cri spread readdirect 1M 16)" "0"
 	dmsetup remove cri
@@ -64,8 +91,10 @@ spread_policy() {
 	dmsetup create cri --table "0 $len crypt-inline aes-xts-plain64 $k 0 /dev/nullb0 0 2 no_read_workqueue no_write_workqueue"
 	(while :; do
 		echo 4096 >$params/read_spread_min
+		echo $((1 << 20)) >$params/write_spread_min
 		sleep 0.2
 		echo $((1 << 20)) >$params/read_spread_min
+		echo 4096 >$params/write_spread_min
 		sleep 0.2
 	done) &
 	local flip=$! loops=3
@@ -76,9 +105,10 @@ spread_policy() {
 	local rc=$?
 	kill $flip
 	wait $flip 2>/dev/null
-	check_fio "no_read_workqueue: fio verify while read_spread_min moves" $rc /tmp/fio.out
+	check_fio "no_read/no_write_workqueue: fio verify while the *_spread_min move" $rc /tmp/fio.out
 	echo 65536 >$params/read_spread_min
-	check "no_read_workqueue: fio's reads were spread" test "$(cri_counter cri spread)" -gt 0
+	echo 65536 >$params/write_spread_min
+	check "no_read/no_write_workqueue: fio's IO was spread" test "$(cri_counter cri spread)" -gt 0
 	dmsetup remove cri
 }
 
