@@ -2,6 +2,7 @@
 """Turn bench-guest output directories into a Markdown table, JSON and a plot.
 
     bench-report.py [--json FILE] [--plot FILE.png] OUTDIR...
+    bench-report.py --from-json bench.json [--plot FILE.png]
 
 Each OUTDIR holds runs/<workload>.<mode>.<round>.json (fio JSON), crypto
 ("round R driver D block B encrypt E decrypt D bytes/s" per round), kernel
@@ -43,13 +44,22 @@ IRQ_MODES = [
     ("dmcrypt", "dm-crypt default"),
     ("dmcrypt-noq", "dm-crypt no_read/no_write_workqueue"),
     ("cri-inline", "crypt-inline force_inline (strictly inline)"),
-    ("cri-noq", "crypt-inline no_read/no_write_workqueue (read policy)"),
+    ("cri-noq", "crypt-inline no_read/no_write_workqueue (spread policy)"),
 ]
 IRQ_WORKLOADS = [
     ("rread4k-qd1", "read", "random 4 KiB reads, psync, qd 1"),
     ("read1m-qd4", "read", "sequential 1 MiB reads, libaio, qd 4"),
     ("write1m-qd4", "write", "sequential 1 MiB writes, libaio, qd 4"),
 ]
+# Short labels for the plot's x axes (the table keeps the long ones).
+SHORT = {
+    "dmcrypt": "in-tree\ndefault",
+    "dmcrypt-noq-proxy": "in-tree\nno-queue\n+ xtsproxy",
+    "cri-queued": "crypt-inline\nqueued",
+    "cri-inline": "crypt-inline\nforce_inline",
+    "cri-inline-proxy": "force_inline\n+ xtsproxy",
+    "cri-noq": "crypt-inline\nno-queue flags",
+}
 MB = 1e6
 
 
@@ -287,37 +297,61 @@ def table(res):
     return "\n".join(lines) + irq_table(res)
 
 
+def panels(results):
+    """The plot's panels: per workload, each encrypted mode's median of
+    per-round ratios to in-tree no-queue, one value per kernel.  The plain
+    RAM disk and the reference itself are left out: they would only
+    squash the bars that matter."""
+    out = []
+    for wl, title in WORKLOADS:
+        modes = [m for m, _ in MODES if m not in ("plain", "dmcrypt-noq")]
+        vals = [[r["workloads"].get(wl, {}).get(m, {}).get("paired", {}).get("dmcrypt-noq", 0)
+                 for r in results] for m in modes]
+        out.append((f"RAM disk: {title}", modes, vals))
+    sectors = sorted({s for r in results for s in r.get("irq", {})}, key=int)
+    for sector in sectors:
+        for wl, _, title in IRQ_WORKLOADS:
+            modes = [m for m, _ in IRQ_MODES if m != "dmcrypt-noq"]
+            vals = [[r.get("irq", {}).get(sector, {}).get(wl, {}).get(m, {})
+                     .get("vs_dmcrypt_noq", 0) for r in results] for m in modes]
+            out.append((f"hard-IRQ null_blk, {sector} B sectors: {title}", modes, vals))
+    return out
+
+
 def plot(results, path):
-    data = path + ".dat"
-    with open(data, "w") as f:
-        f.write("mode " + " ".join(f'"{r["kernel"]} MB/s" "{r["kernel"]} p99 us"'
-                                   for r in results) + "\n")
-        for mode, label in MODES:
-            vals = []
-            for r in results:
-                row = r["workloads"].get("seq-qd1", {}).get(mode)
-                vals += [f"{row['total_mbps']:.2f}", f"{row['read']['p99_us']:.1f}"] if row else ["0", "0"]
-            f.write(f'"{label}" ' + " ".join(vals) + "\n")
-    n = len(results)
-    tput = ", ".join(f"'{data}' using {2 + 2 * i}:xtic(1) title columnheader({2 + 2 * i})"
-                     for i in range(n))
-    lat = ", ".join(f"'{data}' using {3 + 2 * i}:xtic(1) title columnheader({3 + 2 * i})"
-                    for i in range(n))
+    """One panel per workload, bars per kernel: throughput as a ratio to
+    in-tree dm-crypt no-queue (the dashed line at 1)."""
+    ps = panels(results)
+    cols = 3
+    rows = (len(ps) + cols - 1) // cols
+    files = []
+    body = []
+    for i, (title, modes, vals) in enumerate(ps):
+        data = f"{path}.{i}.dat"
+        files.append(data)
+        with open(data, "w") as f:
+            f.write("mode " + " ".join(f'"{r["kernel"]}"' for r in results) + "\n")
+            for m, v in zip(modes, vals):
+                label = SHORT[m].replace("\n", "\\n")
+                f.write(f'"{label}" ' + " ".join(f"{x:.3f}" for x in v) + "\n")
+        series = ", ".join(f"'{data}' using {2 + k}:xtic(1) title columnheader({2 + k})"
+                           for k in range(len(results)))
+        body.append(f"set title '{title}'\nplot {series}")
     script = f"""
-set terminal pngcairo size 1200,900 font ',10' noenhanced
+set terminal pngcairo size {cols * 560},{rows * 420 + 40} font ',9' noenhanced
 set output '{path}'
-set yrange [0:*]
-set offsets 0,0,graph 0.15,0
-set multiplot layout 2,1 title 'fio 4 KiB sequential 50/50 read/write, O_DIRECT, psync, qd 1, RAM disk (emulated guest: compare rows, not absolutes)'
+set multiplot layout {rows},{cols} title 'Throughput as a ratio to in-tree dm-crypt no_read/no_write_workqueue (dashed line = 1; median of per-round ratios; emulated guest: compare bars, not absolutes)'
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
-set xtics rotate by -20 scale 0
+set yrange [0:*]
+set offsets 0,0,graph 0.2,0
+set xtics scale 0
+set bmargin 5
 set key top left
-set ylabel 'read+write MB/s'
-plot {tput}
-set ylabel 'read completion latency p99 (us)'
-plot {lat}
+set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dt 2 lw 1.5 front
+set ylabel 'x in-tree no-queue'
+{chr(10).join(body)}
 unset multiplot
 """
     try:
@@ -325,16 +359,25 @@ unset multiplot
     except (OSError, subprocess.CalledProcessError) as e:
         print(f"bench-report: no plot ({e})", file=sys.stderr)
     finally:
-        os.unlink(data)
+        for f in files:
+            os.unlink(f)
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--json")
     ap.add_argument("--plot")
-    ap.add_argument("outdirs", nargs="+")
+    ap.add_argument("--from-json", metavar="FILE",
+                    help="report and plot a saved bench.json instead of OUTDIRs")
+    ap.add_argument("outdirs", nargs="*")
     args = ap.parse_args()
-    results = [load(d) for d in args.outdirs]
+    if args.from_json:
+        with open(args.from_json) as f:
+            results = json.load(f)
+    elif args.outdirs:
+        results = [load(d) for d in args.outdirs]
+    else:
+        ap.error("give OUTDIRs or --from-json FILE")
     print("\n\n".join(table(r) for r in results))
     if args.json:
         with open(args.json, "w") as f:

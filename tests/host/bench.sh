@@ -49,6 +49,11 @@ import json, sys
 r = json.load(open(sys.argv[1]))[0]
 print(round(r["workloads"]["seq-qd1"]["cri-inline-proxy"]["paired"]["limit"], 3))
 ' "$fake/b.json" 2>&1)" "0.9"
+check_eq "the report from bench.json is the report from the runs" \
+	"$(python3 "$TOP/scripts/lib/bench-report.py" --from-json "$fake/b.json" \
+		--plot "$fake/b.png" 2>/dev/null)" \
+	"$(python3 "$TOP/scripts/lib/bench-report.py" "$fake")"
+check_eq "bench.json replotted" "$(head -c 4 "$fake/b.png" 2>/dev/null | tail -c 3)" "PNG"
 sed -i '/^round 2 /d' "$fake/crypto"
 check_fails "report refuses a round without its crypto line" \
 	python3 "$TOP/scripts/lib/bench-report.py" "$fake"
