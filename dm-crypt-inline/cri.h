@@ -131,6 +131,7 @@ struct cri_stats {
 	u64 errors;
 	u64 split_bios;		/* cuts by dm_accept_partial_bio() */
 	u64 spread_bios;	/* inline bios sent to the workqueue */
+	u64 spread_writes;	/* the writes among them */
 };
 
 /*

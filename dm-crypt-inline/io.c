@@ -928,8 +928,11 @@ static void cri_choose_path(struct cri_io *io)
 				 READ_ONCE(read_spread_min);
 	io->spread = cri_spreads(flags, io->write, io->base->bi_iter.bi_size,
 				 spread_min, num_online_cpus());
-	if (io->spread)
-		this_cpu_inc(cd->stats->spread_bios);
+	if (!io->spread)
+		return;
+	this_cpu_inc(cd->stats->spread_bios);
+	if (io->write)
+		this_cpu_inc(cd->stats->spread_writes);
 }
 
 /*

@@ -543,11 +543,13 @@ void cri_sum_stats(const struct cri_stats __percpu *stats,
 		sum->errors += READ_ONCE(s->errors);
 		sum->split_bios += READ_ONCE(s->split_bios);
 		sum->spread_bios += READ_ONCE(s->spread_bios);
+		sum->spread_writes += READ_ONCE(s->spread_writes);
 	}
 }
 
 /*
- * The status line: "inline N queued N deferred N errors N split N spread N".
+ * The status line: "inline N queued N deferred N errors N split N spread N
+ * spread_writes N".
  * Fields are only ever appended: readers may count positions.
  */
 unsigned int cri_emit_status(const struct cri_stats *sum, char *result,
@@ -555,9 +557,11 @@ unsigned int cri_emit_status(const struct cri_stats *sum, char *result,
 {
 	unsigned int sz = 0;
 
-	DMEMIT("inline %llu queued %llu deferred %llu errors %llu split %llu spread %llu",
+	DMEMIT("inline %llu queued %llu deferred %llu errors %llu split %llu",
 	       sum->inline_bios, sum->queued_bios, sum->deferred_bios,
-	       sum->errors, sum->split_bios, sum->spread_bios);
+	       sum->errors, sum->split_bios);
+	DMEMIT(" spread %llu spread_writes %llu",
+	       sum->spread_bios, sum->spread_writes);
 	return sz;
 }
 

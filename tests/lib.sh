@@ -153,7 +153,8 @@ load_targets() {
 }
 
 # cri_counter DEVICE NAME: one counter of a crypt-inline status line
-# ("inline", "queued", "deferred", "errors", "split", "spread").
+# ("inline", "queued", "deferred", "errors", "split", "spread",
+# "spread_writes").
 cri_counter() {
 	dmsetup status "$1" | awk -v f="$2" '{ for (i = 1; i < NF; i++) if ($i == f) print $(i + 1) }'
 }

@@ -1525,14 +1525,14 @@ static void test_status_line(struct kunit *test)
 	struct cri_stats sum = {
 		.inline_bios = 1, .queued_bios = 22, .deferred_bios = 333,
 		.errors = 18446744073709551615ULL, .split_bios = 4,
-		.spread_bios = 55,
+		.spread_bios = 55, .spread_writes = 6,
 	};
-	char out[128];
+	char out[160];
 	unsigned int n;
 
 	n = cri_emit_status(&sum, out, sizeof(out));
 	KUNIT_EXPECT_STREQ(test, out,
-			   "inline 1 queued 22 deferred 333 errors 18446744073709551615 split 4 spread 55");
+			   "inline 1 queued 22 deferred 333 errors 18446744073709551615 split 4 spread 55 spread_writes 6");
 	KUNIT_EXPECT_EQ(test, n, (unsigned int)strlen(out));
 }
 

@@ -43,9 +43,11 @@ write_spread() {
 	local len=$1
 	check_eq "write_spread_min defaults to 64 KiB" "$(cat $params/write_spread_min)" "65536"
 	check_eq "no_write_workqueue: 16 writes of 1 MiB, 128 pieces spread" \
-		"$(delta cri spread writedirect 1M 16)" "128"
+		"$(delta cri spread_writes writedirect 1M 16)" "128"
 	check_eq "no_write_workqueue: 4 KiB writes not spread" "$(delta cri spread writedirect 4k 256)" "0"
-	check_eq "no_write_workqueue: 64 KiB writes spread" "$(delta cri spread writedirect 64k 64)" "64"
+	check_eq "no_write_workqueue: 64 KiB writes spread" "$(delta cri spread_writes writedirect 64k 64)" "64"
+	check_eq "no_write_workqueue: spread writes are counted as spread too" \
+		"$(delta cri spread writedirect 64k 64)" "64"
 	echo 0 >$params/write_spread_min
 	check_eq "write_spread_min=0: nothing spread" "$(delta cri spread writedirect 1M 16)" "0"
 	echo 65536 >$params/write_spread_min
@@ -55,9 +57,6 @@ write_spread() {
 	check "no_write_workqueue: dm-crypt reads the spread writes" \
 		cmp -n $((16 << 20)) /dev/mapper/ref /tmp/plain
 	dmsetup remove ref
-	dmsetup create cri --table "0 $len crypt-inline aes-xts-plain64 $k 0 /dev/nullb0 0 1 force_inline"
-	check_eq "force_inline: 1 MiB writes never spread" "$(delta cri spread writedirect 1M 16)" "0"
-	dmsetup remove cri
 }
 
 # On the null_blk of irqmode=2 (hard-IRQ completions, but on PREEMPT_RT).
@@ -70,6 +69,8 @@ spread_policy() {
 	dd if=/tmp/plain of=/dev/mapper/cri bs=1M oflag=direct status=none
 	n=$(delta cri spread readdirect 1M 16)
 	check_eq "no_read_workqueue: 16 reads of 1 MiB, 128 pieces spread" "$n" "128"
+	check_eq "no_read_workqueue: spread reads are not counted as writes" \
+		"$(delta cri spread_writes readdirect 1M 16)" "0"
 	check_eq "no_read_workqueue: each 1 MiB read split 7 times" "$(delta cri split readdirect 1M 16)" "112"
 	check_eq "no_read_workqueue: spread pieces are never deferred" "$(delta cri deferred readdirect 1M 4)" "0"
 	check_eq "no_read_workqueue: 4 KiB reads not spread" "$(delta cri spread readdirect 4k 256)" "0"
@@ -85,6 +86,7 @@ spread_policy() {
 	write_spread $len
 	dmsetup create cri --table "0 $len crypt-inline aes-xts-plain64 $k 0 /dev/nullb0 0 1 force_inline"
 	check_eq "force_inline: 1 MiB reads never spread" "$(delta cri spread readdirect 1M 16)" "0"
+	check_eq "force_inline: 1 MiB writes never spread" "$(delta cri spread writedirect 1M 16)" "0"
 	dmsetup remove cri
 	# Both paths at once, under fio's verify, while the threshold moves
 	# between every piece being spread and none.
@@ -108,7 +110,11 @@ spread_policy() {
 	check_fio "no_read/no_write_workqueue: fio verify while the *_spread_min move" $rc /tmp/fio.out
 	echo 65536 >$params/read_spread_min
 	echo 65536 >$params/write_spread_min
-	check "no_read/no_write_workqueue: fio's IO was spread" test "$(cri_counter cri spread)" -gt 0
+	local w r
+	w=$(cri_counter cri spread_writes)
+	r=$(($(cri_counter cri spread) - w))
+	check "no_read/no_write_workqueue: fio's writes were spread ($w)" test "$w" -gt 0
+	check "no_read/no_write_workqueue: fio's reads were spread ($r)" test "$r" -gt 0
 	dmsetup remove cri
 }
 
