@@ -1,0 +1,139 @@
+#!/bin/bash
+# Filesystems on top: ext4, xfs and btrfs made on crypt-inline over null_blk
+# completing in hard-IRQ context (irqmode=2, as NVMe).  For each: files
+# written first; then fsmix.py's metadata churn (creates, renames, links,
+# truncates, xattrs, fsyncs) and fio verify on a file at once, while the
+# `inline` message switches the device between queued, inline and each
+# direction; the first files unchanged; unmounted, fsck clean; remounted,
+# the whole tree as it was before the unmount (read from the device, not
+# the page cache); and in-tree dm-crypt mounts the same device and sees the
+# same tree.  ext4 on every kernel, xfs and btrfs on the stock 6.12.
+. "$TOP/tests/lib.sh"
+
+load_targets || die "loading targets"
+modprobe null_blk nr_devices=1 gb=1 memory_backed=1 irqmode=2 \
+	completion_nsec=20000 queue_mode=2 || die "null_blk irqmode=2"
+k=$(hexkey 64)
+len=$((768 << 11))
+mnt=/tmp/mnt
+mkdir -p $mnt
+rt=0
+uname -v | grep -q PREEMPT_RT && rt=1
+secs=12
+[ -z "${CRI_QUICK:-}" ] || secs=20	# the debug kernel is slower
+
+mix() {
+	"$PY" "$TESTS/fsmix.py" "$@"
+}
+
+# shellcheck disable=SC2317  # called through check
+fsck_of() {	# FS DEVICE
+	case $1 in
+	ext4) e2fsck -fn "$2" ;;
+	xfs) xfs_repair -n "$2" ;;
+	btrfs) btrfs check --readonly "$2" ;;
+	esac
+}
+
+mkfs_of() {	# FS DEVICE
+	case $1 in
+	ext4) mkfs.ext4 -q -F "$2" ;;
+	xfs) mkfs.xfs -q -f "$2" ;;
+	btrfs) mkfs.btrfs -q -f "$2" ;;
+	esac
+}
+
+# The kernel can mount FS (built in, or a module it can load).
+has_fs() {
+	modprobe -q "$1" 2>/dev/null
+	grep -qw "$1" /proc/filesystems
+}
+
+# switcher DEVICE: the inline message every 0.3 s through every mode, in
+# the background (pid in $sw_pid); the count of switches lands in
+# /tmp/switches when it is killed.
+switcher() {
+	(n=0
+	trap 'echo $n >/tmp/switches; exit 0' TERM
+	while :; do
+		for m in on read off write; do
+			dmsetup message "$1" 0 inline $m && n=$((n + 1))
+			sleep 0.3
+		done
+	done) &
+	sw_pid=$!
+}
+
+fs_case() {
+	local fs=$1 rc sw
+	dmsetup create cri --table "0 $len crypt-inline aes-xts-plain64 $k 0 /dev/nullb0 0"
+	if ! mkfs_of "$fs" /dev/mapper/cri >/tmp/mkfs.out 2>&1; then
+		fail "$fs: mkfs" "$(tail -n 3 /tmp/mkfs.out | tr '\n' ' ')"
+		dmsetup remove cri
+		return
+	fi
+	mount -t "$fs" /dev/mapper/cri $mnt || { fail "$fs: mount"; dmsetup remove cri; return; }
+	check "$fs: files written first" mix run $mnt/before 2 1
+	sync
+	mix manifest $mnt/before >/tmp/before
+	# Churn and fio at once while the paths switch.
+	switcher cri
+	fio --name=fsv --directory=$mnt --size=48m --rw=randwrite --bs=4k-64k \
+		--ioengine=libaio --direct=1 --iodepth=8 --verify=crc32c \
+		--verify_backlog=256 --verify_fatal=1 --do_verify=1 \
+		--time_based --runtime=$secs --output=/tmp/fio.out &
+	local fio_pid=$!
+	mix run $mnt/mix $secs 2 >/tmp/mix.out 2>&1
+	rc=$?
+	wait $fio_pid
+	local frc=$?
+	kill $sw_pid
+	wait $sw_pid
+	sw=$(cat /tmp/switches)
+	check_eq "$fs: metadata churn ($(tr '\n' ' ' </tmp/mix.out))" "$rc" "0"
+	check_fio "$fs: fio verify on the filesystem" $frc /tmp/fio.out
+	check "$fs: the inline message switched paths during the run ($sw)" test "$sw" -ge 8
+	check "$fs: bios served inline ($(cri_counter cri inline))" test "$(cri_counter cri inline)" -gt 0
+	check "$fs: bios queued ($(cri_counter cri queued))" test "$(cri_counter cri queued)" -gt 0
+	dmsetup message cri 0 inline on
+	check "$fs: the files written first unchanged" \
+		cmp /tmp/before <(mix manifest $mnt/before)
+	mix manifest $mnt >/tmp/tree
+	umount $mnt
+	check "$fs: fsck clean after the run" fsck_of "$fs" /dev/mapper/cri
+	# Remounted, with the page cache dropped: every byte from the device,
+	# decrypted inline from hard-IRQ completions.
+	echo 3 >/proc/sys/vm/drop_caches
+	local d0
+	d0=$(cri_counter cri deferred)
+	mount -t "$fs" /dev/mapper/cri $mnt && check "$fs: after a remount, the tree as it was" \
+		cmp /tmp/tree <(mix manifest $mnt)
+	umount $mnt
+	local deferred=$(($(cri_counter cri deferred) - d0))
+	if [ $rt = 0 ]; then
+		check "$fs: the remount's reads deferred out of hard IRQ ($deferred)" test "$deferred" -gt 100
+	fi
+	check_eq "$fs: no IO error counted" "$(cri_counter cri errors)" "0"
+	dmsetup remove cri
+	# The same bytes as dm-crypt would write: it mounts the device and sees
+	# the same tree.
+	dmsetup create ref --table "0 $len crypt aes-xts-plain64 $k 0 /dev/nullb0 0"
+	mount -t "$fs" -o ro /dev/mapper/ref $mnt && check "$fs: dm-crypt sees the same tree" \
+		cmp /tmp/tree <(mix manifest $mnt)
+	umount $mnt
+	dmsetup remove ref
+}
+
+# xfs and btrfs on the stock 6.12 only: the filesystem changes which bios
+# come, not which of our paths they take, and CI time is short.
+fss=ext4
+case $(uname -r) in *-rt-*) ;; 6.12.*-amd64) fss="ext4 xfs btrfs" ;; esac
+for fs in $fss; do
+	if has_fs "$fs"; then
+		fs_case "$fs"
+	else
+		fail "$fs: the kernel has it"
+	fi
+done
+rmmod null_blk
+finish
