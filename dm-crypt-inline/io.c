@@ -31,7 +31,8 @@
  * Reads and writes are split at max_read_size/max_write_size, as in-tree
  * dm-crypt splits them since 6.11 (on 6.1 too, where it splits only writes
  * and at 1 MiB): a bio is decrypted in one piece, so its size bounds the
- * time spent in softirq.
+ * time spent in softirq.  On 6.1, reads decrypted on the workqueue are cut
+ * only at 1 MiB, as 6.1's dm-crypt (cri_read_bound()).
  */
 
 #include <linux/bio.h>
@@ -64,8 +65,9 @@ static unsigned int max_write_size;
 module_param(max_write_size, uint, 0644);
 MODULE_PARM_DESC(max_write_size, "Maximum size of a write request");
 /*
- * Ours: see cri_spreads().  128 sectors of 512 bytes; a 1 MiB read or
- * write, split at 128 KiB, is done by eight work items.
+ * Ours: see cri_spreads().  128 sectors of 512 bytes; a 1 MiB write, split
+ * at 128 KiB, is done by eight work items, and so is a 1 MiB read from 6.11
+ * (one before: cri_read_bound()).
  */
 static unsigned int read_spread_min = 64 * 1024;
 module_param(read_spread_min, uint, 0644);
@@ -877,8 +879,31 @@ static void cri_submit_read(struct cri_io *io)
 }
 
 /*
+ * The default bound of a read.  A read decrypted inline runs whole in
+ * softirq, and 128 KiB bounds the time spent there.  One decrypted in a
+ * worker (queued or spread) is cut as the kernel's dm-crypt cuts its reads:
+ * at 128 KiB from 6.11, before that only at one clone's size, matching its
+ * one completion and one work item per read (eight of each for a 1 MiB
+ * read cost about 7% of its throughput under emulated NVMe).
+ */
+static unsigned int cri_read_bound(const struct bio *bio, unsigned long flags)
+{
+	unsigned int whole = min_t(unsigned int, bio->bi_iter.bi_size,
+				   BIO_MAX_VECS << PAGE_SHIFT);
+
+	if (cri_dmcrypt_cuts_reads())
+		return CRI_DEFAULT_MAX_IO;
+	if (cri_inline(flags, false) &&
+	    !cri_spreads(flags, false, whole, READ_ONCE(read_spread_min),
+			 num_online_cpus()))
+		return CRI_DEFAULT_MAX_IO;
+	return BIO_MAX_VECS << PAGE_SHIFT;
+}
+
+/*
  * The largest bio mapped in one piece, as dm-crypt computes it: the
- * parameter for its direction, a write within one clone of BIO_MAX_VECS
+ * parameter for its direction (lowering, never raising, the default bound;
+ * a read's is cri_read_bound()'s), a write within one clone of BIO_MAX_VECS
  * pages, rounded down to whole logical blocks and encryption sectors.
  * Writes to a zoned device (the dm device is zoned: a table mapping only
  * conventional zones makes it not) are never split on 6.10+ (see
@@ -887,7 +912,7 @@ static void cri_submit_read(struct cri_io *io)
  * append is never cut, which dm core would fail after map().
  */
 static unsigned int cri_max_sectors(const struct cri_dev *cd,
-				    const struct bio *bio)
+				    const struct bio *bio, unsigned long flags)
 {
 	bool write = bio_data_dir(bio) == WRITE;
 	unsigned int max, align;
@@ -896,11 +921,12 @@ static unsigned int cri_max_sectors(const struct cri_dev *cd,
 		if (cri_zoned_writes_unsplit())
 			return UINT_MAX;
 		max = BIO_MAX_VECS << PAGE_SHIFT;
+	} else if (write) {
+		max = min_not_zero(READ_ONCE(max_write_size), CRI_DEFAULT_MAX_IO);
+		max = min_t(unsigned int, max, BIO_MAX_VECS << PAGE_SHIFT);
 	} else {
-		max = write ? READ_ONCE(max_write_size) : READ_ONCE(max_read_size);
-		max = min_not_zero(max, CRI_DEFAULT_MAX_IO);
-		if (write)
-			max = min_t(unsigned int, max, BIO_MAX_VECS << PAGE_SHIFT);
+		max = min_not_zero(READ_ONCE(max_read_size),
+				   cri_read_bound(bio, flags));
 	}
 	align = max(bdev_logical_block_size(cd->dev->bdev), cd->cfg.sector_size);
 	max = round_down(max, align);
@@ -909,13 +935,12 @@ static unsigned int cri_max_sectors(const struct cri_dev *cd,
 
 /*
  * Queued, inline or spread (inline, but on the workqueue: cri_spreads()),
- * from one look at the flags, which the "inline" message may change: a
- * switch never gives a bio queued and spread at once.
+ * from one look at the flags (cri_map()'s), which the "inline" message may
+ * change: a switch never gives a bio queued and spread at once.
  */
-static void cri_choose_path(struct cri_io *io)
+static void cri_choose_path(struct cri_io *io, unsigned long flags)
 {
 	struct cri_dev *cd = io->cd;
-	unsigned long flags = READ_ONCE(cd->cfg.flags);
 	unsigned int spread_min;
 
 	io->queued = !cri_inline(flags, io->write);
@@ -956,6 +981,7 @@ int cri_map(struct dm_target *ti, struct bio *bio)
 	struct cri_dev *cd = ti->private;
 	unsigned int sector_mask = (cd->cfg.sector_size >> SECTOR_SHIFT) - 1;
 	unsigned int max_sectors;
+	unsigned long flags;
 	struct cri_io *io;
 
 	/*
@@ -980,7 +1006,8 @@ int cri_map(struct dm_target *ti, struct bio *bio)
 	if (unlikely(!bio_has_data(bio) || bio_op(bio) == REQ_OP_ZONE_APPEND))
 		return DM_MAPIO_KILL;
 
-	max_sectors = cri_max_sectors(cd, bio);
+	flags = READ_ONCE(cd->cfg.flags);
+	max_sectors = cri_max_sectors(cd, bio, flags);
 	if (bio_sectors(bio) > max_sectors) {
 		dm_accept_partial_bio(bio, max_sectors);
 		this_cpu_inc(cd->stats->split_bios);
@@ -1012,7 +1039,7 @@ int cri_map(struct dm_target *ti, struct bio *bio)
 	bio->bi_iter.bi_sector = cd->cfg.start +
 				 dm_target_offset(ti, bio->bi_iter.bi_sector);
 
-	cri_choose_path(io);
+	cri_choose_path(io, flags);
 	if (!io->write)
 		cri_submit_read(io);
 	else if (io->queued || io->spread)

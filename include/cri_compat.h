@@ -141,6 +141,15 @@ static inline bool cri_has_integrity_key_size(void)
 }
 
 /*
+ * dm-crypt cuts reads (at max_read_size, 128 KiB by default) from 6.11;
+ * before, it sent a read whole to its workqueue.
+ */
+static inline bool cri_dmcrypt_cuts_reads(void)
+{
+	return LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0);
+}
+
+/*
  * dm-crypt's dm-ima text gained "high_priority=" with the flag in 6.10; the
  * target records what the running kernel's dm-crypt records.
  */

@@ -152,6 +152,13 @@ load_targets() {
 	load_module dm-crypt-inline
 }
 
+# The kernel's dm-crypt (loaded) cuts reads at max_read_size (6.11+); before
+# that it cuts none, and crypt-inline cuts the reads it decrypts in a worker
+# (queued or spread) only at 1 MiB.
+dmcrypt_cuts_reads() {
+	[ -e /sys/module/dm_crypt/parameters/max_read_size ]
+}
+
 # cri_counter DEVICE NAME: one counter of a crypt-inline status line
 # ("inline", "queued", "deferred", "errors", "split", "spread",
 # "spread_writes").

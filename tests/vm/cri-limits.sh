@@ -5,7 +5,9 @@
 #   dm-crypt splits them (6.11+, 128 KiB by default; a parameter can lower
 #   the bound, not raise it): a 1 MiB O_DIRECT read or write is mapped as
 #   eight bios, on the inline and on the queued path, with 512- and
-#   4096-byte sectors, and the data is right.
+#   4096-byte sectors, and the data is right.  Where dm-crypt cuts no reads
+#   (6.1), a queued read is cut only at 1 MiB, as there; an inline one,
+#   decrypted in softirq, at 128 KiB still.
 # - The ciphertext page stash of a CPU is emptied when that CPU goes
 #   offline (it used to hold its pages until module unload).
 . "$TOP/tests/lib.sh"
@@ -40,14 +42,23 @@ cases=("1 force_inline" "" "2 force_inline sector_size:4096" "1 sector_size:4096
 for opts in "${cases[@]}"; do
 	label="${opts#* }"
 	label=${label:-queued}
+	# Pieces of a 1 MiB read: eight, or one where it is queued and dm-crypt
+	# cuts no reads; and the reads' pieces with max_read_size at 64 KiB.
+	rd=8
+	case " $opts " in
+	*" force_inline "*) ;;
+	*) dmcrypt_cuts_reads || rd=1 ;;
+	esac
 	dmsetup create vol --table "0 $len crypt-inline aes-xts-plain64 $k 0 /dev/ram0 0 $opts" || {
 		fail "$label: create"
 		continue
 	}
 	check_eq "$label: 1 MiB write mapped as 128 KiB bios" "$(bios write)" "8"
-	check_eq "$label: 1 MiB read mapped as 128 KiB bios" "$(bios read)" "8"
+	how="as $rd bios"
+	[ $rd != 1 ] || how="whole"
+	check_eq "$label: 1 MiB read mapped $how" "$(bios read)" "$rd"
 	check "$label: the read returned what was written" cmp -n $((1 << 20)) /tmp/got /tmp/plain
-	check_eq "$label: the status counts 7 cuts per 1 MiB transfer" "$(cri_counter vol split)" "14"
+	check_eq "$label: the status counts the cuts" "$(cri_counter vol split)" "$((7 + rd - 1))"
 	echo 65536 >$params/max_read_size
 	echo 32768 >$params/max_write_size
 	check_eq "$label: max_write_size 32768 lowers the bound" "$(bios write)" "32"
@@ -55,7 +66,7 @@ for opts in "${cases[@]}"; do
 	check "$label: and the data is right" cmp -n $((1 << 20)) /tmp/got /tmp/plain
 	echo $((1 << 20)) >$params/max_read_size
 	echo $((1 << 20)) >$params/max_write_size
-	check_eq "$label: a larger max_read_size does not raise it" "$(bios read)" "8"
+	check_eq "$label: a larger max_read_size does not raise it" "$(bios read)" "$rd"
 	check_eq "$label: nor a larger max_write_size" "$(bios write)" "8"
 	echo 0 >$params/max_read_size
 	echo 0 >$params/max_write_size
