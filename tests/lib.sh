@@ -159,6 +159,16 @@ dmcrypt_cuts_reads() {
 	[ -e /sys/module/dm_crypt/parameters/max_read_size ]
 }
 
+# nullb_dev DIR: the disk of a null_blk device made in configfs (named after
+# DIR on 6.12, nullb<index> on 6.1).
+nullb_dev() {
+	if [ -b "/dev/${1##*/}" ]; then
+		echo "/dev/${1##*/}"
+	else
+		echo "/dev/nullb$(cat "$1/index")"
+	fi
+}
+
 # cri_counter DEVICE NAME: one counter of a crypt-inline status line
 # ("inline", "queued", "deferred", "errors", "split", "spread",
 # "spread_writes").

@@ -1,0 +1,184 @@
+#!/bin/bash
+# crypt-inline in real stacks, on the queued and the force_inline path:
+# - md raid1 beneath, on two memory-backed null_blk disks that take
+#   discards: one leg failed, removed and re-added while fio verifies; the
+#   resync done, both legs hold the same bytes; with allow_discards, ext4's
+#   fstrim through the target and md reaches both disks.
+# - LVM on top: a volume group on the target, a snapshot taken while fio
+#   rewrites the origin (copy-on-write through the target), the snapshot
+#   holding the old data, then merged back while fio writes another part of
+#   the origin; after the merge the origin holds the old data, and in-tree
+#   dm-crypt, opened on the same disk, sees the same volume group and bytes.
+# Stock 6.12 only: these stacks change which bios come (discards, resync,
+# copy-on-write), not which of our paths take them; the debug kernel has
+# no md raid1 or snapshots.
+# vm-kernels: stock-6.12
+. "$TOP/tests/lib.sh"
+
+load_targets || die "loading targets"
+modprobe raid1 || die "raid1"
+modprobe dm-snapshot || die "dm-snapshot"
+modprobe null_blk nr_devices=0 || die "null_blk"
+cfg=/sys/kernel/config
+if ! grep -q " $cfg configfs " /proc/mounts; then
+	mount -t configfs none $cfg || die "configfs"
+	trap 'umount $cfg' EXIT	# or configfs would not unload
+fi
+k=$(hexkey 64)
+mnt=/tmp/mnt
+mkdir -p $mnt
+secs=5
+
+
+# LVM without udev, on a read-only root (../shared/NOTES.md).
+export LVM_SYSTEM_DIR=/tmp/lvm
+mkdir -p $LVM_SYSTEM_DIR /run/lock/lvm
+cat >$LVM_SYSTEM_DIR/lvm.conf <<EOF
+devices {
+	obtain_device_list_from_udev = 0
+	filter = [ "a|^/dev/mapper/cri\$|", "a|^/dev/mapper/ref\$|", "r|.*|" ]
+}
+activation {
+	udev_sync = 0
+	udev_rules = 0
+	monitoring = 0
+}
+backup {
+	backup = 0
+	archive = 0
+}
+global {
+	locking_dir = "/run/lock/lvm"
+	use_lvmpolld = 0
+}
+EOF
+
+# leg N: a 160 MiB memory-backed null_blk disk that takes discards.
+leg() {
+	local nb=$cfg/nullb/leg$1
+	mkdir "$nb" && echo 160 >"$nb/size" && echo 1 >"$nb/memory_backed" &&
+		echo 1 >"$nb/discard" && echo 1 >"$nb/power" && nullb_dev "$nb"
+}
+
+# discarded DEVICE: sectors discarded on it so far (/sys/block/X/stat).
+discarded() {
+	awk '{ print $14 + 0 }' "/sys/block/${1#/dev/}/stat"
+}
+
+# fio_run DEVICE OFFSET SIZE: fio's verify on a part of DEVICE, $secs s.
+fio_run() {
+	fio --name=v --filename="$1" --direct=1 --ioengine=libaio --iodepth=16 \
+		--rw=randwrite --bs=4k-64k --offset="$2" --size="$3" --verify=crc32c \
+		--verify_backlog=256 --verify_fatal=1 --do_verify=1 \
+		--time_based --runtime=$secs --output=/tmp/fio.out
+}
+
+fio_verify() {	# LABEL DEVICE OFFSET SIZE
+	fio_run "${@:2}"
+	check_fio "$1" $? /tmp/fio.out
+}
+
+md_case() {	# LABEL [FLAGS]
+	local label=$1 flags=$2 a b n0 n1 len
+	if ! a=$(leg 0) || ! b=$(leg 1); then
+		fail "$label: null_blk legs"
+		return
+	fi
+	mdadm --create /dev/md0 --run --quiet --level=1 --raid-devices=2 \
+		--metadata=1.2 --bitmap=internal --assume-clean "$a" "$b" ||
+		{ fail "$label: mdadm --create"; return; }
+	len=$(blockdev --getsz /dev/md0)
+	dmsetup create cri --table "0 $len crypt-inline aes-xts-plain64 $k 0 /dev/md0 0 $((${flags%% *} + 1)) allow_discards${flags:+ ${flags#* }}"
+	# A leg failed, removed and re-added under fio's verify.
+	fio_run /dev/mapper/cri 0 64m &
+	local fio_pid=$! rc off
+	sleep 2
+	check "$label: leg failed" mdadm --quiet /dev/md0 --fail "$b"
+	check "$label: leg removed" mdadm --quiet /dev/md0 --remove "$b"
+	sleep 1
+	check "$label: leg re-added" mdadm --quiet /dev/md0 --re-add "$b"
+	wait $fio_pid
+	rc=$?
+	check_fio "$label: md raid1, fio verify while a leg fails and returns" $rc /tmp/fio.out
+	mdadm --wait /dev/md0 >/dev/null 2>&1
+	check "$label: md in sync again" grep -q "\[UU\]" /proc/mdstat
+	# The legs' superblocks differ (device numbers); their data must not.
+	off=$(mdadm --examine "$a" | awk '/Data Offset/ { print $4 }')
+	check "$label: both legs hold the same bytes (past ${off:-?} sectors)" \
+		cmp -i $((${off:-0} << 9)) "$a" "$b"
+	# Discards through the target and md to both disks.
+	mkfs.ext4 -q -F -E nodiscard /dev/mapper/cri
+	mount -t ext4 /dev/mapper/cri $mnt || { fail "$label: mount"; return; }
+	dd if=/dev/urandom of=$mnt/f bs=1M count=32 status=none
+	sync
+	rm $mnt/f
+	sync
+	n0=$(discarded "$a")
+	n1=$(discarded "$b")
+	check "$label: fstrim through the target" fstrim $mnt
+	check "$label: discards reached one disk ($(($(discarded "$a") - n0)) sectors)" \
+		test $(($(discarded "$a") - n0)) -ge $((32 << 11))
+	check "$label: and the other ($(($(discarded "$b") - n1)) sectors)" \
+		test $(($(discarded "$b") - n1)) -ge $((32 << 11))
+	umount $mnt
+	check "$label: fsck clean" e2fsck -fn /dev/mapper/cri
+	dmsetup remove cri
+	mdadm --stop --quiet /dev/md0
+	rmdir $cfg/nullb/leg0 $cfg/nullb/leg1
+}
+
+lvm_case() {	# LABEL [FLAGS]
+	local label=$1 flags=$2 dev lv=/dev/mapper/vg-lv snap=/dev/mapper/vg-snap
+	dev=$(leg 0) || { fail "$label: null_blk"; return; }
+	dmsetup create cri --table "0 $((160 << 11)) crypt-inline aes-xts-plain64 $k 0 $dev 0${flags:+ $flags}"
+	if ! lvm pvcreate -q /dev/mapper/cri || ! lvm vgcreate -q vg /dev/mapper/cri ||
+		! lvm lvcreate -q -L 64m -n lv vg; then
+		fail "$label: LVM volume group on the target"
+		dmsetup remove_all
+		rmdir $cfg/nullb/leg0
+		return
+	fi
+	head -c $((64 << 20)) /dev/urandom >/tmp/old
+	dd if=/tmp/old of=$lv bs=1M oflag=direct status=none
+	check "$label: snapshot taken" lvm lvcreate -q -s -L 48m -n snap vg/lv
+	fio_verify "$label: fio verify on the origin while it has a snapshot" $lv 0 32m
+	check "$label: the snapshot holds the old data" cmp $snap /tmp/old
+	check "$label: merge started" lvm lvconvert -q --merge --background vg/snap
+	# The origin reads as the snapshot at once; fio rewrites its other half
+	# while the merge copies.
+	check "$label: the merging origin reads as the snapshot" cmp -n $((32 << 20)) $lv /tmp/old
+	fio_run $lv 32m 32m &
+	local fio_pid=$! merging
+	sleep 1
+	merging=$(lvm lvs --noheadings -o lv_name vg | grep -c snap)
+	wait $fio_pid
+	check_fio "$label: fio verify on the origin during the merge (merging a second in: $merging)" \
+		$? /tmp/fio.out
+	local _
+	for _ in $(seq 60); do
+		lvm lvs --noheadings -o lv_name vg | grep -q snap || break
+		sleep 1
+	done
+	check "$label: the merge finished" sh -c '! lvm lvs --noheadings -o lv_name vg | grep -q snap'
+	check "$label: the origin holds the old data after the merge" cmp -n $((32 << 20)) $lv /tmp/old
+	dd if=$lv of=/tmp/lv bs=1M iflag=direct status=none
+	lvm vgchange -q -an vg >/dev/null
+	dmsetup remove cri
+	# In-tree dm-crypt sees the same volume group and the same bytes.
+	dmsetup create ref --table "0 $((160 << 11)) crypt aes-xts-plain64 $k 0 $dev 0"
+	if lvm vgchange -q -ay vg >/dev/null; then
+		check "$label: dm-crypt sees the same volume" cmp $lv /tmp/lv
+		lvm vgchange -q -an vg >/dev/null
+	else
+		fail "$label: dm-crypt activates the volume group"
+	fi
+	dmsetup remove ref
+	rmdir $cfg/nullb/leg0
+}
+
+md_case queued ""
+md_case force_inline "1 force_inline"
+lvm_case queued ""
+lvm_case force_inline "1 force_inline"
+rmmod null_blk
+finish
