@@ -9,7 +9,7 @@ VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' $(dir $(lastword $(
 # Kernels the tests boot; empty means the newest installed of each series.
 KVERS ?=
 
-.PHONY: all modules clean distclean check kunit deps demo bench install deb
+.PHONY: all modules clean distclean check kunit deps demo bench soak install deb
 
 all: modules
 
@@ -44,6 +44,13 @@ demo: deps
 # The benchmark: every configuration side by side in a guest of each kernel.
 bench: deps
 	scripts/bench
+
+# The soak: ext4 on crypt-inline under churn, fio verify, inline switches,
+# suspend/resume, key cycles and reloads for DURATION seconds (default an hour) in
+# a guest of KERNEL (default the debug kernel).  CI runs two minutes.
+DURATION ?= 3600
+soak: deps
+	scripts/soak -s $(DURATION) $(KERNEL)
 
 deps:
 	scripts/deps

@@ -169,6 +169,21 @@ nullb_dev() {
 	fi
 }
 
+# inline_switcher DEVICE SECONDS: the inline message every SECONDS through
+# every mode, in the background (pid in $sw_pid); the count of switches
+# lands in /tmp/switches when it is killed.
+inline_switcher() {
+	(n=0
+	trap 'echo $n >/tmp/switches; exit 0' TERM
+	while :; do
+		for m in on read off write; do
+			dmsetup message "$1" 0 inline $m && n=$((n + 1))
+			sleep "$2"
+		done
+	done) &
+	sw_pid=$!
+}
+
 # cri_counter DEVICE NAME: one counter of a crypt-inline status line
 # ("inline", "queued", "deferred", "errors", "split", "spread",
 # "spread_writes").

@@ -10,8 +10,10 @@
 #   128 MiB with random data, which must go out to swap through the target,
 #   and reads it all back intact; a shell outside the cgroup keeps
 #   answering meanwhile.
+# Stock 6.12 and RT (whose reclaim takes sleeping locks): what is ours here
+# (mempools, allocations in reclaim's writeback) is the same code on 6.1.
 # No debug kernel yet: its config has no memory cgroup and no swap.
-# vm-kernels: stock rt
+# vm-kernels: stock-6.12 rt
 . "$TOP/tests/lib.sh"
 
 load_targets || die "loading targets"
