@@ -26,7 +26,7 @@ mb=16
 len=$((mb << 11))
 mnt=/tmp/mnt
 mkdir -p $mnt
-files=6
+files=4
 
 # shellcheck disable=SC2317  # called through check
 mix() {

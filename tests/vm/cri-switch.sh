@@ -3,6 +3,10 @@
 # changes paths with no reload and no suspend, shows in the table line and
 # the counters, survives a reload of the printed line, refuses unknown
 # messages, and loses nothing when flipped 12+ times under fio verify.
+# Not on the debug kernel: there cri-soak switches, suspends, resumes and
+# reloads under fio verify for two minutes (and KUnit checks the message's
+# parsing).
+# vm-kernels: stock rt
 . "$TOP/tests/lib.sh"
 
 load_targets || die "loading targets"

@@ -3,6 +3,10 @@
 # queued, inline, per-direction flags and in-tree dm-crypt, by reload plus
 # suspend/resume, at least 12 times; fio sees no error and no verify
 # mismatch, and the kernel log stays clean.
+# Not on the debug kernel: there cri-soak switches, suspends, resumes and
+# reloads under fio verify for two minutes (and KUnit checks the message's
+# parsing).
+# vm-kernels: stock rt
 . "$TOP/tests/lib.sh"
 
 load_targets || die "loading targets"
