@@ -31,8 +31,8 @@
  * Reads and writes are split at max_read_size/max_write_size, as in-tree
  * dm-crypt splits them since 6.11 (on 6.1 too, where it splits only writes
  * and at 1 MiB): a bio is decrypted in one piece, so its size bounds the
- * time spent in softirq.  On 6.1, reads decrypted on the workqueue are cut
- * only at 1 MiB, as 6.1's dm-crypt (cri_read_bound()).
+ * time spent in softirq.  On 6.1, whose dm-crypt cuts no reads, reads
+ * decrypted on the workqueue are cut only at 1 MiB (cri_read_bound()).
  */
 
 #include <linux/bio.h>
@@ -56,7 +56,8 @@
 
 /*
  * dm-crypt's parameters of the same names (6.11+), with its meaning: 0 is
- * the default of 128 KiB, and a value can lower the bound, not raise it.
+ * the default of 128 KiB (for reads decrypted in a worker before 6.11, one
+ * clone: cri_read_bound()), and a value can lower the bound, not raise it.
  */
 static unsigned int max_read_size;
 module_param(max_read_size, uint, 0644);
@@ -881,10 +882,12 @@ static void cri_submit_read(struct cri_io *io)
 /*
  * The default bound of a read.  A read decrypted inline runs whole in
  * softirq, and 128 KiB bounds the time spent there.  One decrypted in a
- * worker (queued or spread) is cut as the kernel's dm-crypt cuts its reads:
- * at 128 KiB from 6.11, before that only at one clone's size, matching its
- * one completion and one work item per read (eight of each for a 1 MiB
- * read cost about 7% of its throughput under emulated NVMe).
+ * worker (queued or spread) is cut as in-tree dm-crypt cuts it from 6.11,
+ * at 128 KiB; before 6.11 dm-crypt cuts no reads, and we cut those only at
+ * one clone's size (BIO_MAX_VECS pages), matching its one completion and
+ * one work item per read (eight of each for a 1 MiB read cost about 7% of
+ * its throughput under emulated NVMe).  cri_choose_path() spreads what was
+ * cut for a worker.
  */
 static unsigned int cri_read_bound(const struct bio *bio, unsigned long flags)
 {
@@ -951,8 +954,13 @@ static void cri_choose_path(struct cri_io *io, unsigned long flags)
 	this_cpu_inc(cd->stats->inline_bios);
 	spread_min = io->write ? READ_ONCE(write_spread_min) :
 				 READ_ONCE(read_spread_min);
+	/*
+	 * A read over the inline bound was cut for a worker (cri_read_bound())
+	 * and goes to one, whatever read_spread_min or the CPUs say now.
+	 */
 	io->spread = cri_spreads(flags, io->write, io->base->bi_iter.bi_size,
-				 spread_min, num_online_cpus());
+				 spread_min, num_online_cpus()) ||
+		     (!io->write && io->base->bi_iter.bi_size > CRI_DEFAULT_MAX_IO);
 	if (!io->spread)
 		return;
 	this_cpu_inc(cd->stats->spread_bios);

@@ -89,6 +89,28 @@ spread_policy() {
 		cmp -n $((16 << 20)) /dev/mapper/cri /tmp/plain
 	echo 0 >$params/read_spread_min
 	check_eq "read_spread_min=0: nothing spread" "$(delta cri spread readdirect 1M 16)" "0"
+	check_eq "read_spread_min=0: inline reads cut at 128 KiB" "$(delta cri split readdirect 1M 16)" "112"
+	# No piece over 128 KiB is decrypted inline: with max_read_size at 256
+	# KiB and read_spread_min at 512 KiB, where dm-crypt cuts reads the
+	# pieces are 128 KiB and inline; where it does not, a 1 MiB read's
+	# first three 256 KiB pieces (each cut from 512 KiB or more) are
+	# spread and its last 256 KiB goes inline as two pieces of 128 KiB.
+	echo $((512 << 10)) >$params/read_spread_min
+	echo $((256 << 10)) >$params/max_read_size
+	local i0 s0
+	i0=$(cri_counter cri inline)
+	s0=$(cri_counter cri spread)
+	readdirect 1M 16
+	i0=$(($(cri_counter cri inline) - i0))
+	s0=$(($(cri_counter cri spread) - s0))
+	if dmcrypt_cuts_reads; then
+		check_eq "max_read_size 256 KiB, read_spread_min 512 KiB: 128 KiB pieces, inline" \
+			"$s0 spread of $i0" "0 spread of 128"
+	else
+		check_eq "max_read_size 256 KiB, read_spread_min 512 KiB: 256 KiB pieces spread, 128 KiB inline" \
+			"$s0 spread of $i0" "48 spread of 80"
+	fi
+	echo 0 >$params/max_read_size
 	echo 65536 >$params/read_spread_min
 	write_spread $len
 	dmsetup create cri --table "0 $len crypt-inline aes-xts-plain64 $k 0 /dev/nullb0 0 1 force_inline"
@@ -96,7 +118,8 @@ spread_policy() {
 	check_eq "force_inline: 1 MiB writes never spread" "$(delta cri spread writedirect 1M 16)" "0"
 	dmsetup remove cri
 	# Both paths at once, under fio's verify, while the threshold moves
-	# between every piece being spread and none.
+	# between every piece being spread and none (but 1 MiB reads on 6.1,
+	# spread whole either way).
 	dmsetup create cri --table "0 $len crypt-inline aes-xts-plain64 $k 0 /dev/nullb0 0 2 no_read_workqueue no_write_workqueue"
 	(while :; do
 		echo 4096 >$params/read_spread_min

@@ -6,7 +6,7 @@
 #   the bound, not raise it): a 1 MiB O_DIRECT read or write is mapped as
 #   eight bios, on the inline and on the queued path, with 512- and
 #   4096-byte sectors, and the data is right.  Where dm-crypt cuts no reads
-#   (6.1), a queued read is cut only at 1 MiB, as there; an inline one,
+#   (6.1), a queued read is cut only at 1 MiB (one clone); an inline one,
 #   decrypted in softirq, at 128 KiB still.
 # - The ciphertext page stash of a CPU is emptied when that CPU goes
 #   offline (it used to hold its pages until module unload).
@@ -43,7 +43,7 @@ for opts in "${cases[@]}"; do
 	label="${opts#* }"
 	label=${label:-queued}
 	# Pieces of a 1 MiB read: eight, or one where it is queued and dm-crypt
-	# cuts no reads; and the reads' pieces with max_read_size at 64 KiB.
+	# cuts no reads.
 	rd=8
 	case " $opts " in
 	*" force_inline "*) ;;
