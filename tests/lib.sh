@@ -171,13 +171,18 @@ nullb_dev() {
 
 # inline_switcher DEVICE SECONDS: the inline message every SECONDS through
 # every mode, in the background (pid in $sw_pid); the count of switches
-# lands in /tmp/switches when it is killed.
+# lands in /tmp/switches when it is killed, refusals in /tmp/switches.err.
 inline_switcher() {
+	rm -f /tmp/switches.err
 	(n=0
 	trap 'echo $n >/tmp/switches; exit 0' TERM
 	while :; do
 		for m in on read off write; do
-			dmsetup message "$1" 0 inline $m && n=$((n + 1))
+			if dmsetup message "$1" 0 inline $m; then
+				n=$((n + 1))
+			else
+				echo "inline $m" >>/tmp/switches.err
+			fi
 			sleep "$2"
 		done
 	done) &

@@ -37,7 +37,7 @@ mix() {
 cat >/tmp/crash-check <<EOF
 #!/bin/bash
 set -u
-dd if=/dev/ram2 of=/dev/ram3 bs=1M count=$mb status=none
+dd if=/dev/ram2 of=/dev/ram3 bs=1M count=$mb oflag=direct status=none
 dmsetup create chk --table "0 $len crypt aes-xts-plain64 $k 0 /dev/ram3 0" || exit 1
 rc=0
 if mount -t ext4 /dev/mapper/chk $mnt 2>/tmp/crash-mount; then
@@ -72,13 +72,21 @@ crash_case() {	# LABEL [OPT...]
 	sync
 	dmsetup message lw 0 mark mkfs
 	FSMIX_NO_FSYNC=1 FSMIX_MAX_MB=2 "$PY" "$TESTS/fsmix.py" run $mnt/churn 600 3 1 >/tmp/churn.out 2>&1 &
-	local churn=$!
+	local churn=$! _
+	# Running (its workers made their directories, its SIGTERM handler
+	# set) before the files come and before it is stopped.
+	for _ in $(seq 100); do
+		[ ! -d $mnt/churn/w0 ] || break
+		sleep 0.1
+	done
+	sleep 0.5
 	check "$label: $files files fsynced and acknowledged as marks" \
 		mix acked $mnt/acked $files /tmp/acked.list dmsetup message lw 0 mark
 	kill $churn
 	wait $churn
 	rc=$?
 	check_eq "$label: metadata churn beside them ($(tr '\n' ' ' </tmp/churn.out))" "$rc" "0"
+	check "$label: and the churn did something" grep -q "^fsmix: [1-9][0-9]* operations" /tmp/churn.out
 	umount $mnt
 	dmsetup remove cri lw
 	local out

@@ -79,6 +79,7 @@ fs_case() {
 	check_eq "$fs: metadata churn ($(tr '\n' ' ' </tmp/mix.out))" "$rc" "0"
 	check_fio "$fs: fio verify on the filesystem" $frc /tmp/fio.out
 	check "$fs: the inline message switched paths during the run ($sw)" test "$sw" -ge 8
+	check_fails "$fs: every switch accepted" test -s /tmp/switches.err
 	# Both paths served (one direction inline, the other queued, counts).
 	check_paths "$fs" "no_read_workqueue"
 	dmsetup message cri 0 inline on

@@ -31,8 +31,13 @@ io_dies() {
 		--ioengine=libaio --iodepth=16 --rw=randrw --bs=4k-64k --size=48m \
 		--verify=crc32c --verify_backlog=256 --time_based --runtime=30 \
 		--output=/tmp/fio.out >/dev/null 2>&1 &
-	local fio_pid=$!
-	sleep 2
+	local fio_pid=$! _
+	# fio's IO reaching the target, then a moment more, before the cut.
+	for _ in $(seq 100); do
+		[ $(($(cri_counter cri inline) + $(cri_counter cri queued))) -lt 64 ] || break
+		sleep 0.1
+	done
+	sleep 1
 	check "$label: the device goes" "$@"
 	wait $fio_pid
 	rc=$?

@@ -21,7 +21,10 @@ ramdisks 1 320 || die "brd"
 k=$(hexkey 64)
 len=$((320 << 11))
 cg=/sys/fs/cgroup
-grep -q "^cgroup2 $cg " /proc/mounts || mount -t cgroup2 none $cg || die "cgroup2"
+if ! grep -q " $cg cgroup2 " /proc/mounts; then
+	mount -t cgroup2 none $cg || die "cgroup2"
+	trap 'umount $cg' EXIT
+fi
 echo +memory >$cg/cgroup.subtree_control || die "memory controller"
 grp=$cg/cri-mem
 mkdir -p $grp || die "cgroup"
@@ -60,12 +63,17 @@ check_oom_log() {	# LABEL
 	dmesg -C
 }
 
+oom_kills() {
+	awk '$1 == "oom_kill" { print $2 }' $grp/memory.events
+}
+
 pressure_case() {	# LABEL [OPTS]
-	local label=$1 flags=$2 fio_pid rc n=0
+	local label=$1 flags=$2 fio_pid rc n=0 kills0
 	dmsetup create cri --table "0 $len crypt-inline aes-xts-plain64 $k 0 /dev/ram0 0${flags:+ $flags}" ||
 		{ fail "$label: table"; return; }
 	echo 96M >$grp/memory.max
 	echo 0 >$grp/memory.swap.max
+	kills0=$(oom_kills)
 	in_cgroup fio --name=direct --filename=/dev/mapper/cri --direct=1 --ioengine=libaio \
 		--rw=randwrite --bs=4k --iodepth=32 --size=96m --verify=crc32c \
 		--verify_backlog=1024 --verify_fatal=1 --time_based --runtime=8 \
@@ -80,8 +88,8 @@ pressure_case() {	# LABEL [OPTS]
 	wait $fio_pid
 	rc=$?
 	check_fio "$label: writes at qd 32 under the cgroup's limit, $n hogs" $rc /tmp/fio.out
-	check "$label: the cgroup met its limit" \
-		test "$(awk '$1 == "oom_kill" { print $2 }' $grp/memory.events)" -gt 0
+	check "$label: the cgroup met its limit ($(($(oom_kills) - kills0)) OOM kills)" \
+		test $(($(oom_kills) - kills0)) -gt 0
 	check_oom_log "$label"
 	check_eq "$label: no IO error counted" "$(cri_counter cri errors)" "0"
 	dmsetup remove cri
@@ -145,4 +153,5 @@ pressure_case force_inline "1 force_inline"
 swap_case queued ""
 swap_case force_inline "1 force_inline"
 rmdir $grp
+echo -memory >$cg/cgroup.subtree_control
 finish

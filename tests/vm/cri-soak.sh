@@ -27,35 +27,61 @@ mix() {
 	"$PY" "$TESTS/fsmix.py" "$@"
 }
 
+# The cycler and the reloader take turns (flock on /tmp/soak.lock): a
+# table line read while a cycle has the key wiped would carry no key.
+# Counters are per table and a reload starts new ones: the cycler notes
+# any IO error counted before each resume in /tmp/errors.
+
 # cycler: suspend/resume every 2 s, every third time with the key wiped
 # and set again while suspended; counts in /tmp/cycles, failures in
-# /tmp/cycles.err.  Stopped by SIGTERM between cycles.
+# /tmp/cycles.err.  Stopped by SIGTERM between cycles; a device it cannot
+# resume ends it (the checks then fail instead of the IO hanging).
 cycler() {
-	local n=0 stop=0
+	local n=0 stop=0 e
 	trap 'stop=1' TERM
+	exec 9>/tmp/soak.lock
 	while [ $stop = 0 ]; do
 		sleep 2
-		dmsetup suspend cri || { echo "suspend $n" >>/tmp/cycles.err; continue; }
+		flock 9
+		if ! dmsetup suspend cri; then
+			echo "suspend $n" >>/tmp/cycles.err
+			flock -u 9
+			continue
+		fi
 		if [ $((n % 3)) = 2 ]; then
 			dmsetup message cri 0 key wipe &&
 				dmsetup message cri 0 key set "$k" ||
 				echo "key cycle $n" >>/tmp/cycles.err
 		fi
-		dmsetup resume cri || echo "resume $n" >>/tmp/cycles.err
+		e=$(cri_counter cri errors)
+		[ "$e" = 0 ] || echo "cycle $n: $e" >>/tmp/errors
+		if ! dmsetup resume cri; then
+			echo "resume $n" >>/tmp/cycles.err
+			dmsetup message cri 0 key set "$k"
+			dmsetup resume cri || { echo "stuck suspended $n" >>/tmp/cycles.err; break; }
+		fi
+		flock -u 9
 		n=$((n + 1))
 		echo $n >/tmp/cycles
 	done
 }
 
 # reloader: the table reloaded from its own line every 5 s (it takes
-# effect at the cycler's next resume).
+# effect at the cycler's next resume); failures in /tmp/reloads.err.
 reloader() {
 	local n=0 stop=0
 	trap 'stop=1' TERM
+	exec 9>/tmp/soak.lock
 	while [ $stop = 0 ]; do
 		sleep 5
-		dmsetup reload cri --table "$(dmsetup table --showkeys cri)" &&
-			n=$((n + 1)) && echo $n >/tmp/reloads
+		flock 9
+		if dmsetup reload cri --table "$(dmsetup table --showkeys cri)"; then
+			n=$((n + 1))
+			echo $n >/tmp/reloads
+		else
+			echo "reload $((n + 1))" >>/tmp/reloads.err
+		fi
+		flock -u 9
 	done
 }
 
@@ -65,7 +91,7 @@ mount -t ext4 /dev/mapper/cri $mnt || die "mount"
 check "files written first" mix run $mnt/before 2 1
 sync
 mix manifest $mnt/before >/tmp/before
-rm -f /tmp/cycles /tmp/cycles.err /tmp/reloads /tmp/switches
+rm -f /tmp/cycles /tmp/cycles.err /tmp/reloads /tmp/reloads.err /tmp/switches /tmp/errors
 inline_switcher cri 0.5
 cycler &
 cyc_pid=$!
@@ -83,16 +109,21 @@ frc=$?
 kill $sw_pid $cyc_pid $rel_pid
 wait $sw_pid $cyc_pid $rel_pid
 # A reload left loaded but not yet resumed is made live, as at a resume.
-dmsetup suspend cri && dmsetup resume cri
+check "a last suspend and resume" sh -c 'dmsetup suspend cri && dmsetup resume cri'
 cycles=$(cat /tmp/cycles 2>/dev/null || echo 0)
 check_eq "metadata churn for $secs s ($(tr '\n' ' ' </tmp/mix.out))" "$rc" "0"
 check_fio "fio verify on the filesystem for $secs s" $frc /tmp/fio.out
 check "suspend/resume cycles ($cycles, every third with key wipe/set)" \
 	test "$cycles" -ge $((secs / 20))
-check_fails "every cycle suspended, cycled its key and resumed ($(cat /tmp/cycles.err 2>/dev/null | tr '\n' ' '))" \
+check_fails "every cycle suspended, cycled its key and resumed ($(tr '\n' ' ' </tmp/cycles.err 2>/dev/null))" \
 	test -s /tmp/cycles.err
 check "table reloads ($(cat /tmp/reloads 2>/dev/null || echo 0))" test -s /tmp/reloads
+check_fails "every reload loaded ($(tr '\n' ' ' </tmp/reloads.err 2>/dev/null))" test -s /tmp/reloads.err
 check "inline switches ($(cat /tmp/switches))" test "$(cat /tmp/switches)" -ge $((secs / 4))
+check_fails "every inline switch accepted ($(tr '\n' ' ' </tmp/switches.err 2>/dev/null))" \
+	test -s /tmp/switches.err
+check_fails "no IO error counted by any table ($(tr '\n' ' ' </tmp/errors 2>/dev/null))" \
+	test -s /tmp/errors
 check "the files written first unchanged" cmp /tmp/before <(mix manifest $mnt/before)
 mix manifest $mnt >/tmp/tree
 umount $mnt

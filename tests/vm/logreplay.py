@@ -98,6 +98,11 @@ def main(argv):
     if after is not None and after not in marks:
         print(f"logreplay: mark {after} not in the log")
         return 1
+    # dm-log-writes logs this mark when its device is removed: without it
+    # the log stopped early (a full log device turns logging off).
+    if marks[-1:] != ["dm-log-writes-end"]:
+        print("logreplay: the log does not end with dm-log-writes-end: incomplete")
+        return 1
     return 0
 
 
