@@ -159,6 +159,18 @@ dmcrypt_cuts_reads() {
 	[ -e /sys/module/dm_crypt/parameters/max_read_size ]
 }
 
+# nullb_configfs: null_blk loaded without devices, for devices made in
+# configfs under $cfg/nullb (configfs mounted if it was not, and unmounted
+# when the test exits, or configfs would not unload).
+nullb_configfs() {
+	cfg=/sys/kernel/config
+	modprobe null_blk nr_devices=0 || return 1
+	if ! grep -q " $cfg configfs " /proc/mounts; then
+		mount -t configfs none $cfg || return 1
+		trap 'umount $cfg' EXIT
+	fi
+}
+
 # nullb_dev DIR: the disk of a null_blk device made in configfs (named after
 # DIR on 6.12, nullb<index> on 6.1).
 nullb_dev() {

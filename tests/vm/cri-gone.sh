@@ -11,12 +11,7 @@
 
 load_targets || die "loading targets"
 ramdisks 1 64 || die "brd"
-modprobe null_blk nr_devices=0 || die "null_blk"
-cfg=/sys/kernel/config
-if ! grep -q " $cfg configfs " /proc/mounts; then
-	mount -t configfs none $cfg || die "configfs"
-	trap 'umount $cfg' EXIT	# or configfs would not unload
-fi
+nullb_configfs || die "null_blk through configfs"
 k=$(hexkey 64)
 len=$((64 << 11))
 

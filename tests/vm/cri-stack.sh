@@ -18,12 +18,7 @@
 load_targets || die "loading targets"
 modprobe raid1 || die "raid1"
 modprobe dm-snapshot || die "dm-snapshot"
-modprobe null_blk nr_devices=0 || die "null_blk"
-cfg=/sys/kernel/config
-if ! grep -q " $cfg configfs " /proc/mounts; then
-	mount -t configfs none $cfg || die "configfs"
-	trap 'umount $cfg' EXIT	# or configfs would not unload
-fi
+nullb_configfs || die "null_blk through configfs"
 k=$(hexkey 64)
 mnt=/tmp/mnt
 mkdir -p $mnt
