@@ -159,6 +159,18 @@ dmcrypt_cuts_reads() {
 	[ -e /sys/module/dm_crypt/parameters/max_read_size ]
 }
 
+# nullb_hardirq: /dev/nullb0, 1 GiB of memory, completing every request
+# from a 20 µs timer in hard-IRQ context (irqmode=2, as NVMe does).
+nullb_hardirq() {
+	modprobe null_blk nr_devices=1 gb=1 memory_backed=1 irqmode=2 \
+		completion_nsec=20000 queue_mode=2
+}
+
+# mix ARGS...: tests/fsmix.py, the filesystem churn and its checks.
+mix() {
+	"$PY" "$TESTS/fsmix.py" "$@"
+}
+
 # nullb_configfs: null_blk loaded without devices, for devices made in
 # configfs under $cfg/nullb (configfs mounted if it was not, and unmounted
 # when the test exits, or configfs would not unload).

@@ -28,11 +28,6 @@ mnt=/tmp/mnt
 mkdir -p $mnt
 files=4
 
-# shellcheck disable=SC2317  # called through check
-mix() {
-	"$PY" "$TESTS/fsmix.py" "$@"
-}
-
 # The check of one state (logreplay.py runs it with MARKS set).
 cat >/tmp/crash-check <<EOF
 #!/bin/bash

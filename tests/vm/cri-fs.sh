@@ -13,8 +13,7 @@
 . "$TOP/tests/lib.sh"
 
 load_targets || die "loading targets"
-modprobe null_blk nr_devices=1 gb=1 memory_backed=1 irqmode=2 \
-	completion_nsec=20000 queue_mode=2 || die "null_blk irqmode=2"
+nullb_hardirq || die "null_blk irqmode=2"
 k=$(hexkey 64)
 len=$((768 << 11))
 mnt=/tmp/mnt
@@ -22,10 +21,6 @@ mkdir -p $mnt
 rt=0
 uname -v | grep -q PREEMPT_RT && rt=1
 secs=8
-
-mix() {
-	"$PY" "$TESTS/fsmix.py" "$@"
-}
 
 # shellcheck disable=SC2317  # called through check
 fsck_of() {	# FS DEVICE

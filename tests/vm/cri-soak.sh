@@ -16,16 +16,11 @@
 
 secs=${SOAK_SECONDS:-120}
 load_targets || die "loading targets"
-modprobe null_blk nr_devices=1 gb=1 memory_backed=1 irqmode=2 \
-	completion_nsec=20000 queue_mode=2 || die "null_blk irqmode=2"
+nullb_hardirq || die "null_blk irqmode=2"
 k=$(hexkey 64)
 len=$((768 << 11))
 mnt=/tmp/mnt
 mkdir -p $mnt
-
-mix() {
-	"$PY" "$TESTS/fsmix.py" "$@"
-}
 
 # The cycler and the reloader take turns (flock on /tmp/soak.lock): a
 # table line read while a cycle has the key wiped would carry no key.
