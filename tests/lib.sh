@@ -166,6 +166,18 @@ nullb_hardirq() {
 		completion_nsec=20000 queue_mode=2
 }
 
+# fs_on_hardirq: the set-up of the filesystem tests on hard-IRQ null_blk:
+# the targets loaded, /dev/nullb0 from nullb_hardirq, a key in $k, the
+# table's length (768 MiB) in $len and the mount point $mnt.
+fs_on_hardirq() {
+	load_targets || die "loading targets"
+	nullb_hardirq || die "null_blk irqmode=2"
+	k=$(hexkey 64)
+	len=$((768 << 11))
+	mnt=/tmp/mnt
+	mkdir -p $mnt
+}
+
 # mix ARGS...: tests/fsmix.py, the filesystem churn and its checks.
 mix() {
 	"$PY" "$TESTS/fsmix.py" "$@"

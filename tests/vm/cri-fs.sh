@@ -12,12 +12,7 @@
 # vm-kernels: stock rt
 . "$TOP/tests/lib.sh"
 
-load_targets || die "loading targets"
-nullb_hardirq || die "null_blk irqmode=2"
-k=$(hexkey 64)
-len=$((768 << 11))
-mnt=/tmp/mnt
-mkdir -p $mnt
+fs_on_hardirq
 rt=0
 uname -v | grep -q PREEMPT_RT && rt=1
 secs=8

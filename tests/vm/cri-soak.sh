@@ -15,12 +15,7 @@
 . "$TOP/tests/lib.sh"
 
 secs=${SOAK_SECONDS:-120}
-load_targets || die "loading targets"
-nullb_hardirq || die "null_blk irqmode=2"
-k=$(hexkey 64)
-len=$((768 << 11))
-mnt=/tmp/mnt
-mkdir -p $mnt
+fs_on_hardirq
 
 # The cycler and the reloader take turns (flock on /tmp/soak.lock): a
 # table line read while a cycle has the key wiped would carry no key.
