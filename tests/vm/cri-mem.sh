@@ -10,10 +10,12 @@
 #   128 MiB with random data, which must go out to swap through the target,
 #   and reads it all back intact; a shell outside the cgroup keeps
 #   answering meanwhile.
-# Stock 6.12 and RT (whose reclaim takes sleeping locks): what is ours here
-# (mempools, allocations in reclaim's writeback) is the same code on 6.1.
-# No debug kernel yet: its config has no memory cgroup and no swap.
-# vm-kernels: stock-6.12 rt
+# The debug kernel (lockdep follows reclaim: an allocation of ours that
+# could recurse into the writeback it serves is reported there) and RT
+# (whose reclaim takes sleeping locks); both are Debian's 6.12 source, and
+# what is ours here (mempools, allocations in reclaim's writeback) is the
+# same code on 6.1.
+# vm-kernels: rt debug
 . "$TOP/tests/lib.sh"
 
 load_targets || die "loading targets"
