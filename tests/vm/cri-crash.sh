@@ -11,7 +11,7 @@
 # Stock 6.12 only: the states are judged by in-tree dm-crypt and ext4,
 # and what they judge is the order of our writes and flushes, which is the
 # same code on every kernel; the debug kernel runs the same recording
-# paths (ext4 with fsyncs, both paths) in cri-fs, and checking ~40 states
+# paths (ext4 with fsyncs, both paths) in cri-soak, and checking ~40 states
 # per case there would take minutes.
 # vm-kernels: stock-6.12
 . "$TOP/tests/lib.sh"
