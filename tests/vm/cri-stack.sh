@@ -8,8 +8,9 @@
 #   rewrites the origin (copy-on-write through the target), the snapshot
 #   holding the old data, then merged back with fio writing another part of
 #   the origin (the merge of the few chunks fio changed may be done before
-#   fio starts: the label says whether it still ran a second in); after the merge the origin holds the old data, and in-tree
-#   dm-crypt, opened on the same disk, sees the same volume group and bytes.
+#   fio starts: the label says whether it still ran a second in); after the
+#   merge the origin holds the old data, and in-tree dm-crypt, opened on the
+#   same disk, sees the same volume group and bytes.
 # The debug kernel only (Debian's 6.12 source, under KASAN and lockdep):
 # these stacks change which bios come (discards, resync, copy-on-write,
 # md's and kcopyd's completions), not which of our paths take them, so what
