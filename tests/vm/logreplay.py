@@ -3,7 +3,7 @@
 write to let a command judge the state the device would have been left in
 had the power gone right after it.
 
-    logreplay.py [--after-mark MARK] LOGDEV DEV CMD [ARG...]
+    logreplay.py [--after-mark MARK] [--every N] LOGDEV DEV CMD [ARG...]
 
 The log's layout (the kernel's Documentation/admin-guide/device-mapper/
 log-writes.rst and drivers/md/dm-log-writes.c): block 0 holds the super
@@ -19,7 +19,9 @@ synced and CMD runs with POINT (the entry's index), POINTS (how many such
 states so far) and MARKS (a file: every mark logged before it, one per
 line) in its environment; the replay stops at the first CMD that fails.
 With --after-mark, the states before MARK is logged (say, before mkfs
-was done) are replayed but not checked.
+was done) are replayed but not checked.  With --every N, only every Nth
+state is checked, and the end of the log too when the last of them was
+passed over.
 Prints what it replayed; exits 0 when every CMD passed.
 """
 import os
@@ -55,11 +57,28 @@ def entries(log):
         yield i, sector, nr, flags, data
 
 
+def check(cmd, dev, marks_file, i, count, point, marks):
+    """Run CMD on the state after entry I; whether it passed."""
+    os.fsync(dev)
+    with open(marks_file, "w") as f:
+        f.write("".join(m + "\n" for m in marks))
+    env = dict(os.environ, POINT=str(i), POINTS=str(point), MARKS=marks_file)
+    if subprocess.run(cmd, env=env).returncode != 0:
+        print(f"logreplay: the state after entry {i} of {count} (flush/FUA point "
+              f"{point}) failed the check")
+        return False
+    return True
+
+
 def main(argv):
-    after = None
-    if argv[:1] == ["--after-mark"] and len(argv) > 1:
-        after, argv = argv[1], argv[2:]
-    if len(argv) < 3:
+    after, every = None, 1
+    while argv[:1] in (["--after-mark"], ["--every"]) and len(argv) > 1:
+        if argv[0] == "--every":
+            every = int(argv[1])
+        else:
+            after = argv[1]
+        argv = argv[2:]
+    if len(argv) < 3 or every < 1:
         print(__doc__, file=sys.stderr)
         return 2
     log = os.open(argv[0], os.O_RDONLY)
@@ -69,7 +88,7 @@ def main(argv):
     bs, count = next(it)
     marks_file = os.environ.get("TMPDIR", "/tmp") + "/logreplay.marks"
     marks = []
-    writes = discards = points = skipped = 0
+    writes = discards = points = skipped = seen = 0
     for i, sector, nr, flags, data in it:
         if flags & MARK:
             marks.append(data)
@@ -83,17 +102,19 @@ def main(argv):
         if flags & (FLUSH | FUA) and after is not None and after not in marks:
             skipped += 1
         elif flags & (FLUSH | FUA):
-            os.fsync(dev)
-            points += 1
-            with open(marks_file, "w") as f:
-                f.write("".join(m + "\n" for m in marks))
-            env = dict(os.environ, POINT=str(i), POINTS=str(points), MARKS=marks_file)
-            if subprocess.run(cmd, env=env).returncode != 0:
-                print(f"logreplay: the state after entry {i} of {count} (flush/FUA point "
-                      f"{points}) failed the check")
-                return 1
+            seen += 1
+            if seen % every == 0:
+                if not check(cmd, dev, marks_file, i, count, points + 1, marks):
+                    return 1
+                points += 1
+    # The device as the whole log left it, when --every passed over the
+    # last flush/FUA point: a state at least as late as that one.
+    if seen % every:
+        if not check(cmd, dev, marks_file, count, count, points + 1, marks):
+            return 1
+        points += 1
     print(f"logreplay: {count} entries ({writes} writes, {discards} discards, "
-          f"{len(marks)} marks), {points} flush/FUA points checked"
+          f"{len(marks)} marks), {points} of {seen} flush/FUA points checked"
           f"{f' ({skipped} before mark {after} not)' if after else ''}, block {bs}")
     if after is not None and after not in marks:
         print(f"logreplay: mark {after} not in the log")
