@@ -55,7 +55,7 @@ check_fails "unknown message refused" dmsetup message vol 0 frobnicate
 check_fails "inline without a mode refused" dmsetup message vol 0 inline
 check "refusals name the reason" sh -c "dmesg | grep -q 'inline: mode must be on, off, read or write'"
 
-fio_verify_bg /dev/mapper/vol 30
+fio_verify_bg /dev/mapper/vol 20
 sleep 2
 modes=(off read write on)
 n=0

@@ -27,7 +27,7 @@ states=(
 dmsetup create vol --table "0 $len ${states[0]}" || die "create"
 
 # The debug kernel (CRI_QUICK) makes a switch in ~3 s: it needs longer.
-fio_verify_bg /dev/mapper/vol $([ -n "${CRI_QUICK:-}" ] && echo 60 || echo 30)
+fio_verify_bg /dev/mapper/vol $([ -n "${CRI_QUICK:-}" ] && echo 60 || echo 20)
 sleep 3
 switches=0
 i=1
