@@ -12,6 +12,8 @@ trap 'rm -rf "$work"' EXIT
 clean_copy "$work/tree"
 cd "$work/tree" || die "copy"
 
+# As many jobs as CPUs, as DKMS builds.
+jobs=$(nproc)
 modules="xtsproxy/xtsproxy.ko dm-crypt-inline/dm-crypt-inline.ko dm-crypt-inline/dm-crypt-dropin.ko"
 # Each kernel series once: the PREEMPT_RT kernel is the stock 6.12's source
 # with another config; scripts/build-for builds for it and deb.sh has DKMS
@@ -19,7 +21,7 @@ modules="xtsproxy/xtsproxy.ko dm-crypt-inline/dm-crypt-inline.ko dm-crypt-inline
 for v in ${KERNELS:?}; do
 	case $v in *-rt-*) continue ;; esac
 	log=$work/build-$v.log
-	if make KDIR="/lib/modules/$v/build" W=1 C=2 >"$log" 2>&1; then
+	if make -j"$jobs" KDIR="/lib/modules/$v/build" W=1 C=2 >"$log" 2>&1; then
 		pass "$v: make W=1 C=2"
 	else
 		fail "$v: make W=1 C=2" "$(tail -n 5 "$log" | tr '\n' ' ')"
@@ -50,7 +52,7 @@ done
 # kernel above.
 for stub in KERNELRELEASE=6.99.0-cri-fake CRI_STUB=failed; do
 	log=$work/build-stub.log
-	make KDIR="/lib/modules/$v/build" "$stub" W=1 C=2 >"$log" 2>&1
+	make -j"$jobs" KDIR="/lib/modules/$v/build" "$stub" W=1 C=2 >"$log" 2>&1
 	check_eq "placeholders ($stub): make W=1 C=2" "$?" "0"
 	warnings=$(grep -E 'warning:|error:|sparse:' "$log" | head -n 5)
 	check_eq "placeholders ($stub): no compiler or sparse warnings" "$warnings" ""
