@@ -159,12 +159,9 @@ dmcrypt_cuts_reads() {
 	[ -e /sys/module/dm_crypt/parameters/max_read_size ]
 }
 
-# nullb_hardirq: /dev/nullb0, 1 GiB of memory, completing every request
-# from a 20 µs timer in hard-IRQ context (irqmode=2, as NVMe does).
-nullb_hardirq() {
-	modprobe null_blk nr_devices=1 gb=1 memory_backed=1 irqmode=2 \
-		completion_nsec=20000 queue_mode=2
-}
+# nullb_hardirq, shared with the benchmark.
+# shellcheck source=scripts/lib/nullb.sh
+. "$TOP/scripts/lib/nullb.sh"
 
 # fs_on_hardirq: the set-up of the filesystem tests on hard-IRQ null_blk:
 # the targets loaded, /dev/nullb0 from nullb_hardirq, a key in $k, the
