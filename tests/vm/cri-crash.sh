@@ -27,7 +27,8 @@ len=$((mb << 11))
 mnt=/tmp/mnt
 mkdir -p $mnt
 files=4 every=1
-# The debug kernel: two files, every third state judged (and the last).
+# The debug kernel: two files, the first and every third state judged (and
+# the log's end when the last state was passed over).
 [ -z "${CRI_QUICK:-}" ] || { files=2; every=3; }
 
 # The check of one state (logreplay.py runs it with MARKS set).

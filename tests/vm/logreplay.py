@@ -19,9 +19,9 @@ synced and CMD runs with POINT (the entry's index), POINTS (how many such
 states so far) and MARKS (a file: every mark logged before it, one per
 line) in its environment; the replay stops at the first CMD that fails.
 With --after-mark, the states before MARK is logged (say, before mkfs
-was done) are replayed but not checked.  With --every N, only every Nth
-state is checked, and the end of the log too when the last of them was
-passed over.
+was done) are replayed but not checked.  With --every N, only the first
+state and every Nth after it are checked, and the end of the log too when
+the last state was passed over.
 Prints what it replayed; exits 0 when every CMD passed.
 """
 import os
@@ -57,15 +57,15 @@ def entries(log):
         yield i, sector, nr, flags, data
 
 
-def check(cmd, dev, marks_file, i, count, point, marks):
-    """Run CMD on the state after entry I; whether it passed."""
+def check(cmd, dev, marks_file, i, point, marks, what):
+    """Run CMD on the state after entry I, flush/FUA point POINT (WHAT says
+    which state it is); whether it passed."""
     os.fsync(dev)
     with open(marks_file, "w") as f:
         f.write("".join(m + "\n" for m in marks))
     env = dict(os.environ, POINT=str(i), POINTS=str(point), MARKS=marks_file)
     if subprocess.run(cmd, env=env).returncode != 0:
-        print(f"logreplay: the state after entry {i} of {count} (flush/FUA point "
-              f"{point}) failed the check")
+        print(f"logreplay: {what} failed the check")
         return False
     return True
 
@@ -74,7 +74,7 @@ def main(argv):
     after, every = None, 1
     while argv[:1] in (["--after-mark"], ["--every"]) and len(argv) > 1:
         if argv[0] == "--every":
-            every = int(argv[1])
+            every = int(argv[1]) if argv[1].isdigit() else 0
         else:
             after = argv[1]
         argv = argv[2:]
@@ -103,18 +103,20 @@ def main(argv):
             skipped += 1
         elif flags & (FLUSH | FUA):
             seen += 1
-            if seen % every == 0:
-                if not check(cmd, dev, marks_file, i, count, points + 1, marks):
+            if (seen - 1) % every == 0:
+                if not check(cmd, dev, marks_file, i, seen, marks,
+                             f"the state after entry {i} of {count} (flush/FUA point {seen})"):
                     return 1
                 points += 1
     # The device as the whole log left it, when --every passed over the
     # last flush/FUA point: a state at least as late as that one.
-    if seen % every:
-        if not check(cmd, dev, marks_file, count, count, points + 1, marks):
-            return 1
-        points += 1
+    end = seen > 0 and (seen - 1) % every != 0
+    if end and not check(cmd, dev, marks_file, count - 1, seen, marks,
+                         f"the end of the log ({count} entries, after flush/FUA point {seen})"):
+        return 1
     print(f"logreplay: {count} entries ({writes} writes, {discards} discards, "
           f"{len(marks)} marks), {points} of {seen} flush/FUA points checked"
+          f"{' and the end of the log' if end else ''}"
           f"{f' ({skipped} before mark {after} not)' if after else ''}, block {bs}")
     if after is not None and after not in marks:
         print(f"logreplay: mark {after} not in the log")
