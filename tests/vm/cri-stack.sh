@@ -148,6 +148,11 @@ md_case() {	# LABEL [FLAGS]
 	md_cleanup
 }
 
+# lv2_writes: writes completed on the volume vg-lv2 (/sys/block/dm-N/stat).
+lv2_writes() {
+	awk '{ print $5 }' "/sys/block/dm-$(dmsetup info -c --noheadings -o minor vg-lv2 | tr -d ' ')/stat"
+}
+
 lvm_case() {	# LABEL [FLAGS]
 	local label=$1 flags=$2 dev lv=/dev/mapper/vg-lv lv2=/dev/mapper/vg-lv2
 	local snap=/dev/mapper/vg-snap
@@ -168,18 +173,23 @@ lvm_case() {	# LABEL [FLAGS]
 	# The merge's copies and fio's verify through the target at once: fio
 	# writes a second volume of the group (the origin, opened, would make
 	# LVM defer the merge to its next activation), the merge starts a second
-	# in and must be done while fio still runs.
-	local fio_pid rc cow t0
+	# in and must be done while fio still runs, and fio's writes must have
+	# gone on while it ran.
+	local fio_pid rc cow t0 w0 w1
 	cow=$(dmsetup status vg-snap | awk '{ split($4, a, "/"); print int((a[1] - $5) / 2048) }')
 	fio_run $lv2 0 32m 12 &
 	fio_pid=$!
 	sleep 1
 	t0=$SECONDS
-	lvm lvconvert -q -i 1 --merge vg/snap >/tmp/merge.out 2>&1
+	w0=$(lv2_writes)
+	timeout 120 lvm lvconvert -q -i 1 --merge vg/snap >/tmp/merge.out 2>&1
 	rc=$?
+	w1=$(lv2_writes)
 	[ $rc = 0 ] || cat /tmp/merge.out
 	check_eq "$label: merge of ${cow:-?} MiB started and finished ($((SECONDS - t0)) s)" $rc 0
-	check "$label: ... while fio wrote through the target" kill -0 $fio_pid
+	check "$label: ... while fio wrote through the target ($w0 writes before, $((w1 - w0)) during)" \
+		test "$w0" -gt 0 -a "$w1" -gt "$w0"
+	check "$label: ... and before fio ended" kill -0 $fio_pid
 	wait $fio_pid
 	rc=$?
 	check_fio "$label: fio verify on another volume during the merge" $rc /tmp/fio.out
@@ -190,7 +200,7 @@ lvm_case() {	# LABEL [FLAGS]
 	dmsetup remove cri
 	# In-tree dm-crypt sees the same volume group and the same bytes.
 	dmsetup create ref --table "0 $((160 << 11)) crypt aes-xts-plain64 $k 0 $dev 0"
-	if lvm vgchange -q -ay vg >/dev/null; then
+	if lvm vgchange -q -ay --poll n vg >/dev/null; then
 		check "$label: dm-crypt sees the same volume" cmp $lv /tmp/lv
 		lvm vgchange -q -an vg >/dev/null
 	else
