@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared by the guest tests (tests/lib.sh) and the benchmark's hard-IRQ rows
 # (scripts/lib/bench-irq).  Source it.
 
