@@ -41,7 +41,7 @@ while kill -0 $fio_pid 2>/dev/null && [ $switches -lt 40 ]; do
 		dmsetup resume vol 2>/dev/null
 	fi
 	i=$((i + 1))
-	sleep 0.5
+	sleep 0.3
 done
 wait $fio_pid
 rc=$?
