@@ -24,10 +24,12 @@
 #    the modprobe rule falls back to in-tree dm-crypt.  (Enabling an
 #    installed drop-in is tests/pkg/installed-modules.sh's, after apt.)
 #
-# vm-kernels: stock debug
+# vm-kernels: stock
 # (cryptsetup and module interplay: user-space tools and registration, not
-# on RT; the IO paths are the other tests', on the same objects as
-# crypt-inline; the debug kernel for the reused keys' lifetimes)
+# on RT nor the debug kernel; the IO paths are the other tests', on the
+# same objects as crypt-inline; the lifetime of a keyring key a reloaded
+# table reuses is cri-format's keyring cases' on the debug kernel, and
+# KUnit's key suite's)
 . "$TOP/tests/lib.sh"
 
 load_aesni
@@ -126,12 +128,7 @@ volume() {
 	check "$kind: in-tree reads the drop-in's data" readback /dev/mapper/vol /tmp/p2
 	close_vol
 }
-kinds="luks2 luks1 plain luks2-hmac lmk tcw elephant"
-# The debug kernel (CRI_PATHS): the LUKS2 volume, whose keyring key the
-# reload reuses; the integrity and old formats' paths are cri-aead's and
-# cri-legacy's there.
-[ -z "${CRI_PATHS:-}" ] || kinds="luks2"
-for kind in $kinds; do
+for kind in luks2 luks1 plain luks2-hmac lmk tcw elephant; do
 	volume "$kind"
 done
 
