@@ -177,7 +177,7 @@ lvm_case() {	# LABEL [FLAGS]
 	# gone on while it ran.
 	local fio_pid rc cow t0 w0 w1
 	cow=$(dmsetup status vg-snap | awk '{ split($4, a, "/"); print int((a[1] - $5) / 2048) }')
-	fio_run $lv2 0 32m 12 &
+	fio_run $lv2 0 32m 20 &
 	fio_pid=$!
 	sleep 1
 	t0=$SECONDS
