@@ -172,14 +172,19 @@ lvm_case() {	# LABEL [FLAGS]
 	check "$label: the snapshot holds the old data" cmp $snap /tmp/old
 	# The merge's copies and fio's verify through the target at once: fio
 	# writes a second volume of the group (the origin, opened, would make
-	# LVM defer the merge to its next activation), the merge starts a second
-	# in and must be done while fio still runs, and fio's writes must have
-	# gone on while it ran.
+	# LVM defer the merge to its next activation), the merge starts once fio
+	# writes and must be done while fio still runs, and fio's writes must
+	# have gone on while it ran.
 	local fio_pid rc cow t0 w0 w1
 	cow=$(dmsetup status vg-snap | awk '{ split($4, a, "/"); print int((a[1] - $5) / 2048) }')
 	fio_run $lv2 0 32m 20 &
 	fio_pid=$!
-	sleep 1
+	# fio writing (up to 10 s for it to start), then the merge.
+	local _
+	for _ in $(seq 100); do
+		[ "$(lv2_writes)" -lt 16 ] || break
+		sleep 0.1
+	done
 	t0=$SECONDS
 	w0=$(lv2_writes)
 	timeout 120 lvm lvconvert -q -i 1 --merge vg/snap >/tmp/merge.out 2>&1
