@@ -105,7 +105,9 @@ def load(outdir):
         res["crypto"][k] = statistics.median(c[k] for c in crypto.values())
     runs = {}
     for name in os.listdir(os.path.join(outdir, "runs")):
-        wl, mode, rnd, _ = name.split(".")
+        wl, mode, rnd, ext = name.split(".")
+        if ext != "json":  # .cpu, and .perf with PERF=1
+            continue
         runs.setdefault(wl, {}).setdefault(mode, {})[rnd] = \
             read_run(os.path.join(outdir, "runs", name))
     for wl, modes in runs.items():

@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
-"""Where the CPU time of the hard-IRQ rows goes, per IO.
+"""Where the CPU time of the bench's rows goes, per IO.
 
     prof-report.py DIR
 
-DIR holds a run of scripts/lib/bench-irq with PERF=1 (runs/*.perf beside
-fio's JSON). For every workload and mode it prints the CPU microseconds per
-IO (all CPUs, medians over rounds) spent in groups of kernel symbols, the
+DIR holds a run of scripts/lib/bench-irq or bench-guest with PERF=1
+(runs/*.perf beside fio's JSON).  For every workload and mode it prints the
+CPU microseconds per IO (all CPUs, medians over rounds; reads and writes
+together in the RAM disk's mixes) spent in groups of kernel symbols, the
 idle loop included: at queue depth 1 the idle share says how much of an IO's
 time no CPU had anything to do, which no change to the IO path can win back.
 
-Samples are cpu-clock timer ticks at the frequency bench-irq records with;
+Samples are cpu-clock timer ticks at the frequency fio-run.sh records with;
 in a TCG guest a tick lands where the emulated CPU next takes interrupts,
 so a group's figure is good to a few microseconds, and rounds differ by more.
 """
@@ -20,7 +21,7 @@ import re
 import statistics
 import sys
 
-FREQ = 2000  # bench-irq's perf record -F
+FREQ = 2000  # fio-run.sh's perf record -F
 
 # First match wins; a kernel symbol in no group counts as "other kernel".
 GROUPS = [
@@ -28,6 +29,7 @@ GROUPS = [
              r"tick_nohz_idle|schedule_idle|cpuidle|arch_cpu_idle)"),
     ("cipher", r"(aes|xts|fpu|fpregs)"),
     ("dm-crypt", r"^(crypt_|kcryptd|dmcrypt)"),
+    ("ram disk", r"^(brd_|copy_to_brd|copy_from_brd|__memcpy|memcpy)"),
     ("crypt-inline", r"^cri_"),
     ("dm core", r"^(dm_|__dm_|clone_endio|__map_bio|__split_and_process|alloc_io|"
                 r"alloc_tio|free_tio|dm_io_)"),
@@ -78,13 +80,15 @@ def main(d):
         if not name.endswith(".perf"):
             continue
         wl, mode, rnd, _ = name.split(".")
-        direction = next(x[1] for x in br.IRQ_WORKLOADS if x[0] == wl)
+        # The RAM disk's workloads (bench-guest) mix reads and writes.
+        dirs = [x[1] for x in br.IRQ_WORKLOADS if x[0] == wl] or ["read", "write"]
         text = open(os.path.join(runs, f"{wl}.{mode}.{rnd}.json")).read()
-        job = json.loads(text[text.index("{"):])["jobs"][0][direction]
-        if job["total_ios"]:
+        job = json.loads(text[text.index("{"):])["jobs"][0]
+        ios = sum(job[d]["total_ios"] for d in dirs)
+        runtime = max(job[d]["runtime"] for d in dirs)
+        if ios:
             table.setdefault(wl, {}).setdefault(mode, []).append(
-                (job["total_ios"] / job["runtime"] * 1000,
-                 per_io(os.path.join(runs, name), job["total_ios"])))
+                (ios / runtime * 1000, per_io(os.path.join(runs, name), ios)))
     names = [g for g, _ in GROUPS] + ["user space", "other kernel"]
     for wl, modes in table.items():
         print(f"\n{wl}: CPU µs per IO, all CPUs (median of rounds)\n")
