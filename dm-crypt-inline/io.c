@@ -1072,7 +1072,7 @@ static unsigned int cri_req_extra(const struct cri_dev *cd)
 int cri_io_init(struct cri_dev *cd, struct dm_target *ti, char **error)
 {
 	unsigned int wq_flags = WQ_MEM_RECLAIM;
-	int err;
+	int max_active, err;
 
 	/*
 	 * As dm-crypt: the request context may be handed to DMA.  The IV
@@ -1101,15 +1101,21 @@ int cri_io_init(struct cri_dev *cd, struct dm_target *ti, char **error)
 	}
 	/*
 	 * As dm-crypt: unbound unless same_cpu_crypt asks for the submitter's
-	 * CPU; high priority (workqueue and write thread) only when asked.
+	 * CPU; high priority (workqueue and write thread) only when asked; as
+	 * many works at once as CPUs (one per CPU when bound), so that IOs
+	 * finish in the order they came instead of all late together.
 	 */
-	if (test_bit(CRI_SAME_CPU_CRYPT, &cd->cfg.flags))
+	if (test_bit(CRI_SAME_CPU_CRYPT, &cd->cfg.flags)) {
 		wq_flags |= WQ_CPU_INTENSIVE;
-	else
+		max_active = 1;
+	} else {
 		wq_flags |= WQ_UNBOUND;
+		max_active = num_online_cpus();
+	}
 	if (test_bit(CRI_HIGH_PRIORITY, &cd->cfg.flags))
 		wq_flags |= WQ_HIGHPRI;
-	cd->crypt_wq = alloc_workqueue("kcryptd-inline/%s", wq_flags, 0,
+	cd->crypt_wq = alloc_workqueue("kcryptd-inline/%s", wq_flags,
+				       max_active,
 				       dm_table_device_name(ti->table));
 	if (!cd->crypt_wq) {
 		*error = "Cannot allocate crypt workqueue";
@@ -1117,7 +1123,7 @@ int cri_io_init(struct cri_dev *cd, struct dm_target *ti, char **error)
 		goto err_pool;
 	}
 	cd->cont_wq = alloc_workqueue("kcryptd-inline-cont/%s",
-				      wq_flags & ~WQ_CPU_INTENSIVE, 0,
+				      wq_flags & ~WQ_CPU_INTENSIVE, max_active,
 				      dm_table_device_name(ti->table));
 	if (!cd->cont_wq) {
 		*error = "Cannot allocate crypt workqueue";
