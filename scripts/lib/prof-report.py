@@ -25,9 +25,12 @@ FREQ = 2000  # fio-run.sh's perf record -F
 
 # First match wins; a kernel symbol in no group counts as "other kernel".
 GROUPS = [
-    ("idle", r"^(pv_native_safe_halt|default_idle|do_idle|cpu_startup_entry|"
+    ("idle", r"^(pv_native_safe_halt|native_safe_halt|default_idle|do_idle|cpu_startup_entry|"
              r"tick_nohz_idle|schedule_idle|cpuidle|arch_cpu_idle)"),
     ("cipher", r"(aes|xts|fpu|fpregs)"),
+    # The guest's clock source: an emulated HPET where TCG leaves the TSC
+    # unstable (6.1), read for every IO by fio and the block layer.
+    ("clock", r"^(read_hpet|read_tsc|__vdso_clock_gettime|ktime_get)"),
     ("dm-crypt", r"^(crypt_|kcryptd|dmcrypt)"),
     ("ram disk", r"^(brd_|copy_to_brd|copy_from_brd|__memcpy|memcpy)"),
     ("crypt-inline", r"^cri_"),
