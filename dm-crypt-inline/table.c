@@ -502,7 +502,7 @@ unsigned int cri_emit_ima(const struct cri_dev *cd,
 	return sz;
 }
 
-/* The runtime "inline on|off|read|write" message, applied to table flags. */
+/* The runtime "inline on|off|read|write|auto" message, applied to flags. */
 int cri_inline_flags(const char *mode, unsigned long *flags)
 {
 	const struct {
@@ -513,6 +513,8 @@ int cri_inline_flags(const char *mode, unsigned long *flags)
 		{ "off", 0 },
 		{ "read", BIT(CRI_NO_READ_WORKQUEUE) },
 		{ "write", BIT(CRI_NO_WRITE_WORKQUEUE) },
+		{ "auto", BIT(CRI_NO_READ_WORKQUEUE) |
+			  BIT(CRI_NO_WRITE_WORKQUEUE) },
 	};
 	const unsigned long mask = BIT(CRI_FORCE_INLINE) |
 				   BIT(CRI_NO_READ_WORKQUEUE) |

@@ -213,7 +213,9 @@ static void cri_status(struct dm_target *ti, status_type_t type,
 }
 
 /*
- * "inline on|off|read|write": switch paths at runtime, with no reload.
+ * "inline on|off|read|write|auto": switch paths at runtime, with no reload.
+ * "auto" is both directions inline with large IO spread (cri_spreads()),
+ * what "on" means for the drop-in; crypt-inline's "on" never spreads.
  * Bios already mapped keep the path they started on; the table line shows
  * the new mode, so a later reload keeps it.  cd->lock held.
  */
@@ -225,12 +227,12 @@ static int cri_message_inline(struct cri_dev *cd, const char *mode,
 
 	err = cri_inline_flags(mode, &flags);
 	if (err) {
-		*error = "inline: mode must be on, off, read or write";
+		*error = "inline: mode must be on, off, read, write or auto";
 		return err;
 	}
 	if (cd->zoned && !(flags & (BIT(CRI_FORCE_INLINE) |
 				    BIT(CRI_NO_WRITE_WORKQUEUE)))) {
-		*error = "inline: writes to a zoned device stay inline (on or write)";
+		*error = "inline: writes to a zoned device stay inline (on, write or auto)";
 		return -EINVAL;
 	}
 	WRITE_ONCE(cd->cfg.flags, flags);

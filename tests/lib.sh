@@ -210,7 +210,7 @@ inline_switcher() {
 	(n=0
 	trap 'echo $n >/tmp/switches; exit 0' TERM
 	while :; do
-		for m in on read off write; do
+		for m in on read off write auto; do
 			if dmsetup message "$1" 0 inline $m; then
 				n=$((n + 1))
 			else

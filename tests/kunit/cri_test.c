@@ -1475,6 +1475,9 @@ static void test_inline_modes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, flags, keep | BIT(CRI_NO_WRITE_WORKQUEUE));
 	KUNIT_EXPECT_EQ(test, 0, cri_inline_flags("READ", &flags));
 	KUNIT_EXPECT_EQ(test, flags, keep | BIT(CRI_NO_READ_WORKQUEUE));
+	KUNIT_EXPECT_EQ(test, 0, cri_inline_flags("auto", &flags));
+	KUNIT_EXPECT_EQ(test, flags, keep | BIT(CRI_NO_READ_WORKQUEUE) |
+				     BIT(CRI_NO_WRITE_WORKQUEUE));
 	KUNIT_EXPECT_EQ(test, 0, cri_inline_flags("off", &flags));
 	KUNIT_EXPECT_EQ(test, flags, keep);
 }

@@ -209,6 +209,9 @@ for kind in luks2 luks1; do
 	check "$kind: inline off by message" dmsetup message vol 0 inline off
 	check "$kind: the table follows" sh -c '! dmsetup table vol | grep -q workqueue'
 	sleep 2
+	check "$kind: inline auto by message" dmsetup message vol 0 inline auto
+	check "$kind: auto is the drop-in's on" sh -c \
+		'dmsetup table vol | grep -q " no_read_workqueue no_write_workqueue"'
 	check "$kind: inline on by message" dmsetup message vol 0 inline on
 	check "$kind: cryptsetup status after the message" cryptsetup status vol
 	wait "$fio_pid"

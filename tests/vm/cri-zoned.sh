@@ -40,6 +40,7 @@ check_eq "writes inline" "$(opts cri)" "1 no_write_workqueue"
 check_fails "inline off refused (writes would be queued)" dmsetup message cri 0 inline off
 check_fails "inline read refused" dmsetup message cri 0 inline read
 check "inline on accepted" dmsetup message cri 0 inline on
+check "inline auto accepted" dmsetup message cri 0 inline auto
 check "inline write accepted" dmsetup message cri 0 inline write
 check "requests kept within one ciphertext clone" \
 	test "$(cat /sys/block/"$(dmname cri)"/queue/max_hw_sectors_kb)" -le 1024

@@ -84,7 +84,7 @@ for kind in luks2 luks1 plain; do
 
 	# Under load: the path switches with no reload and no error.
 	fio_verify_bg /dev/mapper/vol 12
-	for m in off read write on off on; do
+	for m in off read write auto off on; do
 		sleep 1
 		run "$kind: mode $m" 0 "$tool" mode vol $m
 	done
@@ -93,7 +93,10 @@ for kind in luks2 luks1 plain; do
 	# fio wrote over the data: write it again through crypt-inline, for
 	# dm-crypt to read back after disable.
 	dd if=/tmp/data of=/dev/mapper/vol bs=1M oflag=direct status=none
-	check "$kind: status names the device and mode" sh -c "'$tool' status vol | grep -q '^vol .*crypt-inline .*inline .*inline [0-9]'"
+	check "$kind: status names the device and mode" sh -c "'$tool' status vol | grep -q '^vol  *crypt-inline  *inline .*inline [0-9]'"
+	run "$kind: mode auto" 0 "$tool" mode vol auto
+	check "$kind: status says auto" sh -c "'$tool' status vol | grep -q '^vol  *crypt-inline  *auto '"
+	run "$kind: mode on" 0 "$tool" mode vol on
 
 	# What luksSuspend/luksResume do, for crypt-inline (cryptsetup refuses
 	# target types it does not know).
