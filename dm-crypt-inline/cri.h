@@ -199,7 +199,7 @@ struct cri_dev {
 	 */
 	struct mutex lock;
 	bool suspended;			/* key messages allowed */
-	bool zoned;			/* writes stay inline, in order */
+	bool zoned;			/* writes never queued (in order) */
 	bool key_valid;
 	struct key *owned_key;		/* our keyring's copy of a hex key */
 	struct key *table_key;		/* or the keyring key it names */

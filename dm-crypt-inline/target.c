@@ -102,10 +102,13 @@ static int cri_alloc_tfms(struct cri_dev *cd, char **error)
 
 /*
  * A host-managed zoned device takes writes in order within each zone.  As
- * dm-crypt does: writes are encrypted inline in the submitter's order (the
+ * dm-crypt does: writes never go to the write thread, which sorts them (the
  * table shows no_write_workqueue, which the "inline" message then keeps),
  * and dm core turns zone appends into ordinary writes, since an append's
  * sector, and so its IV, is known only once the device has written it.
+ * Large writes may still be spread to a worker (cri_spreads()): dm core
+ * lets one write per zone be in flight (its zone lock on 6.1, zone write
+ * plugging from 6.10), so they reach the zone in the submitter's order.
  */
 static void cri_setup_zoned(struct cri_dev *cd, struct dm_target *ti)
 {
@@ -232,7 +235,7 @@ static int cri_message_inline(struct cri_dev *cd, const char *mode,
 	}
 	if (cd->zoned && !(flags & (BIT(CRI_FORCE_INLINE) |
 				    BIT(CRI_NO_WRITE_WORKQUEUE)))) {
-		*error = "inline: writes to a zoned device stay inline (on, write or auto)";
+		*error = "inline: writes to a zoned device are never queued (on, write or auto)";
 		return -EINVAL;
 	}
 	WRITE_ONCE(cd->cfg.flags, flags);

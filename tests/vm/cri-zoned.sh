@@ -1,12 +1,14 @@
 #!/bin/bash
 # Host-managed zoned devices (null_blk zoned=1), as in-tree dm-crypt takes
 # them: both targets load on one, the device-mapper device is host-managed
-# with the same zones, writes stay inline and in order (the table shows
+# with the same zones, writes are never queued (the table shows
 # no_write_workqueue, as dm-crypt's does, and the inline message cannot
 # queue them), sequential writes leave the same bytes as dm-crypt's and
 # each reads the other's, zone reports and resets go to the right zones
 # (also with an offset), a write off the write pointer fails, fio's zoned
-# verify passes, and a table of conventional zones only takes large writes.  The debug kernel has no zoned block devices, and
+# verify passes with its 64 KiB writes spread to the workqueue (dm core
+# keeps one write per zone in flight), and a table of conventional zones
+# only takes large writes.  The debug kernel has no zoned block devices, and
 # nothing here runs in another context than the inline path of cri-format.
 # vm-kernels: stock
 . "$TOP/tests/lib.sh"
@@ -87,6 +89,8 @@ check "fio zoned write and verify, qd 4" fio --name=z --filename=/dev/mapper/cri
 	--zonemode=zbd --direct=1 --ioengine=libaio --iodepth=4 --rw=write --bs=64k \
 	--size=$((3 * zs * 512)) --verify=crc32c --do_verify=1 --output=/tmp/fio.out
 grep -q "err= 0" /tmp/fio.out || fail "fio: no errors" "$(grep -m1 err= /tmp/fio.out)"
+check "fio's writes were spread to the workqueue ($(cri_counter cri spread_writes))" \
+	test "$(cri_counter cri spread_writes)" -gt 0
 dmsetup remove cri
 
 # A table of conventional zones only: the dm device is not zoned on 6.12,
