@@ -296,7 +296,10 @@ def table(res):
                          f"{lim['write_mbps']:.1f} | | | "
                          f"{fmt_ratio(lim['paired'].get('dmcrypt', 0))} | "
                          f"{fmt_ratio(lim['paired'].get('dmcrypt-noq', 0))} | 100% |")
-    return "\n".join(lines) + irq_table(res)
+    irq = irq_table(res)
+    # A blank line ends the last table: Markdown takes a line after a
+    # table for one more row.
+    return "\n".join(lines) + ("\n" + irq if irq else "")
 
 
 def panels(results):
