@@ -61,7 +61,10 @@ check "cryptsetup opens a volume on it" cryptsetup open --type plain -q --key-fi
 check "its table is crypt, served by the drop-in" sh -c \
 	'dmsetup table vol | grep -q " crypt " && dmsetup status vol | grep -q " inline "'
 check "dm-inline enable sends the inline message" dm-inline enable vol
-check_eq "dm-inline status shows it inline" "$(dm-inline status vol | awk '{ print $3 }')" "inline"
+# The drop-in's "on" is dm-crypt's two flags: inline, large IO spread.
+check_eq "dm-inline status shows it auto" "$(dm-inline status vol | awk '{ print $3 }')" "auto"
+check "dm-inline mode off" dm-inline mode vol off
+check_eq "dm-inline status shows it queued" "$(dm-inline status vol | awk '{ print $3 }')" "queued"
 cryptsetup close vol
 check "dm-inline dropin disable" dm-inline dropin disable
 check_fails "and leaves no rule" test -e "$DM_INLINE_MODPROBE_CONF"
