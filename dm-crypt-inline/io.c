@@ -689,24 +689,31 @@ struct cri_defer {
 
 static DEFINE_PER_CPU(struct cri_defer, cri_defer);
 
-/* Only ever one run of a given cri_defer at a time: held needs no lock. */
+/*
+ * Only ever one run of a given cri_defer at a time: held needs no lock.
+ * A run ends in one of two ways: it found held and the list both empty,
+ * or it scheduled itself again.  A completion that adds to the list after
+ * the first has looked schedules a run of its own (this one is no longer
+ * pending); one that added while this run was pending is seen by it or by
+ * the run it schedules.  So nothing stays on the list with no run to come,
+ * whatever the size of a burst.
+ */
 static void cri_defer_run(struct cri_bh *bh)
 {
 	struct cri_defer *defer = container_of(bh, struct cri_defer, bh);
-	struct llist_node *node = defer->held;
 	unsigned int budget = CRI_DEFER_BUDGET;
 	struct cri_io *io;
 
-	if (!node)
-		node = llist_reverse_order(llist_del_all(&defer->list));
-	while (node && budget--) {
-		io = llist_entry(node, struct cri_io, defer_node);
-		node = node->next;	/* io may be gone after this */
+	while (budget--) {
+		if (!defer->held)
+			defer->held = llist_reverse_order(llist_del_all(&defer->list));
+		if (!defer->held)
+			return;
+		io = llist_entry(defer->held, struct cri_io, defer_node);
+		defer->held = defer->held->next;	/* io may be gone after this */
 		cri_start_crypt(io, false);
 	}
-	defer->held = node;
-	if (node)
-		cri_bh_schedule(bh);
+	cri_bh_schedule(bh);
 }
 
 static void cri_defer_read(struct cri_io *io)
@@ -728,9 +735,11 @@ static void cri_stash_drain(unsigned int cpu)
 /*
  * A CPU went offline: nothing runs on it any more, so its stash is emptied
  * from here instead of holding pages until module exit.  Its deferred
- * reads, if any, run on a live CPU: the softirq core moves a dead CPU's
- * tasklets, and the workqueue core its BH work (workqueue_softirq_dead),
- * and the callback finds its list through container_of().
+ * reads, if any, have a run pending (cri_defer_run()), and that run goes
+ * on on a live CPU: the softirq core moves a dead CPU's tasklets, and the
+ * workqueue core runs its BH work from another CPU until none is left
+ * (workqueue_softirq_dead(), which takes back a run that schedules itself
+ * again); the run finds its list through container_of().
  */
 static int cri_cpu_dead(unsigned int cpu)
 {
