@@ -31,6 +31,7 @@
 #include <linux/mempool.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/percpu_counter.h>
 #include <linux/rbtree.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
@@ -213,6 +214,7 @@ struct cri_dev {
 	struct rb_root write_tree;	/* encrypted writes, by sector */
 	struct bio_set bs;
 	mempool_t page_pool;
+	struct percpu_counter pages_held;	/* from the allocator (io.c) */
 	struct mutex page_alloc_lock;	/* one blocking page allocation at a time */
 	struct cri_stats __percpu *stats;
 };

@@ -39,6 +39,7 @@
 #include <linux/blkdev.h>
 #include <linux/cpuhotplug.h>
 #include <linux/debugfs.h>
+#include <linux/highmem.h>
 #include <linux/interrupt.h>
 #include <linux/kthread.h>
 #include <linux/llist.h>
@@ -120,6 +121,65 @@ struct cri_io {
 static void cri_crypt_resume(struct cri_io *io, bool may_sleep);
 
 /*
+ * As in-tree dm-crypt bounds its devices' ciphertext pages (the same
+ * figures since 4.x, still in 6.12): all devices of this module together
+ * take at most 2% of RAM from the page allocator, shared equally, and never
+ * less than CRI_MIN_PAGES_PER_DEV each.  A device at its share gets no
+ * further page from the allocator on the first, non-blocking try
+ * (mempool_alloc() always asks with __GFP_NORETRY; the reserve is filled
+ * without it): its writes then take pages from the mempool's reserve and,
+ * when that is empty, wait in cri_alloc_clone() for pages that writes
+ * ending give back.  Slower, never failing.  pages_held counts a device's
+ * pages from the allocator, in clones and in the reserve; a page in the
+ * per-CPU stash below belongs to no device.
+ */
+#define CRI_MEMORY_PERCENT	2
+#define CRI_MIN_PAGES_PER_DEV	(BIO_MAX_VECS * 16)
+
+static DEFINE_SPINLOCK(cri_devs_lock);
+static unsigned int cri_devs;		/* devices of this module */
+static unsigned long cri_pages_per_dev = CRI_MIN_PAGES_PER_DEV;
+
+/* A device comes (1) or goes (-1): each one's share of the bound. */
+static void cri_devs_add(int n)
+{
+	unsigned long pages;
+
+	spin_lock(&cri_devs_lock);
+	cri_devs += n;
+	pages = (totalram_pages() - totalhigh_pages()) * CRI_MEMORY_PERCENT / 100;
+	pages /= max(cri_devs, 1U);
+	WRITE_ONCE(cri_pages_per_dev, max_t(unsigned long, pages, CRI_MIN_PAGES_PER_DEV));
+	spin_unlock(&cri_devs_lock);
+}
+
+/*
+ * The page pool's allocator.  The counter is read without summing the
+ * CPUs' parts, as dm-crypt reads it: off by at most a batch per CPU.
+ */
+static void *cri_pool_alloc(gfp_t gfp, void *data)
+{
+	struct cri_dev *cd = data;
+	struct page *page;
+
+	if (unlikely(percpu_counter_read_positive(&cd->pages_held) >=
+		     READ_ONCE(cri_pages_per_dev)) && (gfp & __GFP_NORETRY))
+		return NULL;
+	page = alloc_page(gfp);
+	if (page)
+		percpu_counter_inc(&cd->pages_held);
+	return page;
+}
+
+static void cri_pool_free(void *page, void *data)
+{
+	struct cri_dev *cd = data;
+
+	__free_page(page);
+	percpu_counter_dec(&cd->pages_held);
+}
+
+/*
  * Ciphertext pages are reused through a small per-CPU stash, shared by all
  * devices, before they go back to the page allocator.  Kernels with
  * init_on_alloc (Debian's among them) zero every page they hand out: one
@@ -149,7 +209,10 @@ static struct page *cri_page_get(struct cri_dev *cd, gfp_t gfp)
 	if (stash->nr)
 		page = stash->pages[--stash->nr];
 	local_irq_restore(flags);
-	return page ?: mempool_alloc(&cd->page_pool, gfp);
+	if (!page)
+		return mempool_alloc(&cd->page_pool, gfp);
+	percpu_counter_inc(&cd->pages_held);
+	return page;
 }
 
 static void cri_page_put(struct cri_dev *cd, struct page *page)
@@ -174,8 +237,10 @@ static void cri_page_put(struct cri_dev *cd, struct page *page)
 			page = NULL;
 		}
 		local_irq_restore(flags);
-		if (!page)
+		if (!page) {
+			percpu_counter_dec(&cd->pages_held);
 			return;
+		}
 	}
 	mempool_free(page, &cd->page_pool);
 }
@@ -1103,10 +1168,16 @@ int cri_io_init(struct cri_dev *cd, struct dm_target *ti, char **error)
 			goto err_bs;
 		}
 	}
-	err = mempool_init_page_pool(&cd->page_pool, BIO_MAX_VECS, 0);
+	err = percpu_counter_init(&cd->pages_held, 0, GFP_KERNEL);
 	if (err) {
 		*error = "Cannot allocate page mempool";
 		goto err_bs;
+	}
+	err = mempool_init(&cd->page_pool, BIO_MAX_VECS, cri_pool_alloc,
+			   cri_pool_free, cd);
+	if (err) {
+		*error = "Cannot allocate page mempool";
+		goto err_count;
 	}
 	/*
 	 * As dm-crypt: unbound unless same_cpu_crypt asks for the submitter's
@@ -1152,6 +1223,7 @@ int cri_io_init(struct cri_dev *cd, struct dm_target *ti, char **error)
 	}
 	if (test_bit(CRI_HIGH_PRIORITY, &cd->cfg.flags))
 		set_user_nice(cd->write_thread, MIN_NICE);
+	cri_devs_add(1);
 	return 0;
 
 err_cont:
@@ -1162,19 +1234,23 @@ err_wq:
 	cd->crypt_wq = NULL;
 err_pool:
 	mempool_exit(&cd->page_pool);
+err_count:
+	percpu_counter_destroy(&cd->pages_held);
 err_bs:
 	bioset_exit(&cd->bs);
 	return err;
 }
 
+/* A no-op unless cri_io_init() succeeded: on failure it undid itself. */
 void cri_io_exit(struct cri_dev *cd)
 {
-	if (cd->write_thread)
-		kthread_stop(cd->write_thread);
-	if (cd->crypt_wq)
-		destroy_workqueue(cd->crypt_wq);
-	if (cd->cont_wq)
-		destroy_workqueue(cd->cont_wq);
+	if (!cd->write_thread)
+		return;
+	cri_devs_add(-1);
+	kthread_stop(cd->write_thread);
+	destroy_workqueue(cd->crypt_wq);
+	destroy_workqueue(cd->cont_wq);
 	mempool_exit(&cd->page_pool);
+	percpu_counter_destroy(&cd->pages_held);
 	bioset_exit(&cd->bs);
 }
