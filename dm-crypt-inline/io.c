@@ -37,6 +37,7 @@
 
 #include <linux/bio.h>
 #include <linux/blkdev.h>
+#include <linux/completion.h>
 #include <linux/cpuhotplug.h>
 #include <linux/debugfs.h>
 #include <linux/highmem.h>
@@ -98,6 +99,7 @@ struct cri_io {
 	unsigned int tag_index;		/* tuple of the sector at the iterators */
 	blk_status_t status;
 	int crypt_err;			/* an asynchronous tfm's answer */
+	struct completion *wait;	/* set: map() waits for that answer */
 	bool write;
 	bool queued;			/* crypto runs on the workqueue */
 	bool spread;			/* inline IO sent there (cri_spreads) */
@@ -512,6 +514,10 @@ static void cri_crypt_callback(CRI_CRYPTO_CB_ARG arg, int err)
 	if (err == -EINPROGRESS)
 		return;
 	io->crypt_err = err;
+	if (io->wait) {
+		complete(io->wait);
+		return;
+	}
 	INIT_WORK(&io->work, cri_crypt_continue);
 	queue_work(io->cd->cont_wq, &io->work);
 }
@@ -601,10 +607,11 @@ static int cri_crypt_sector(struct cri_io *io, u32 flags)
 
 /*
  * Run sectors until the bio is done or an asynchronous tfm takes one; its
- * callback comes back here through the workqueue.  Sleeps only where the
- * caller says it may (the workqueue): the others include completion and
- * softirq context, and map() on the inline write path, where dm-crypt does
- * not yield either.
+ * callback comes back here through the workqueue, or, for a write that
+ * map() must submit itself (io->wait), wakes map() to go on here.  Sleeps
+ * only where the caller says it may (the workqueue) or io->wait asks: the
+ * others include completion and softirq context, and map() on the inline
+ * write path, where dm-crypt does not yield either.
  */
 static void cri_crypt_resume(struct cri_io *io, bool may_sleep)
 {
@@ -612,8 +619,13 @@ static void cri_crypt_resume(struct cri_io *io, bool may_sleep)
 
 	while (io->iter_in.bi_size && !io->status) {
 		err = cri_crypt_sector(io, CRYPTO_TFM_REQ_MAY_BACKLOG);
-		if (err == -EINPROGRESS || err == -EBUSY)
-			return;
+		if (err == -EINPROGRESS || err == -EBUSY) {
+			if (!io->wait)
+				return;
+			wait_for_completion(io->wait);
+			reinit_completion(io->wait);
+			err = io->crypt_err;
+		}
 		if (err) {
 			cri_sector_failed(io, err);
 			break;
@@ -1035,6 +1047,9 @@ static void cri_choose_path(struct cri_io *io, unsigned long flags)
 	io->spread = cri_spreads(flags, io->write, io->base->bi_iter.bi_size,
 				 spread_min, num_online_cpus()) ||
 		     (!io->write && io->base->bi_iter.bi_size > CRI_DEFAULT_MAX_IO);
+	/* A spread write is submitted by a worker, after map() returned. */
+	if (io->write && cd->zoned && cri_zoned_writes_in_map())
+		io->spread = false;
 	if (!io->spread)
 		return;
 	this_cpu_inc(cd->stats->spread_bios);
@@ -1052,8 +1067,16 @@ static void cri_queue_crypt_write(struct cri_io *io)
 	queue_work(io->cd->crypt_wq, &io->work);
 }
 
+/*
+ * A zoned write on a kernel that wants it submitted from map()
+ * (cri_zoned_writes_in_map()) waits here for an asynchronous tfm.
+ */
 static void cri_inline_crypt_write(struct cri_io *io)
 {
+	DECLARE_COMPLETION_ONSTACK(answer);
+
+	if (io->cd->zoned && cri_zoned_writes_in_map())
+		io->wait = &answer;
 	io->clone = cri_alloc_clone(io);
 	cri_start_crypt(io, false);
 }
@@ -1107,6 +1130,7 @@ int cri_map(struct dm_target *ti, struct bio *bio)
 	io->clone = NULL;
 	io->status = BLK_STS_OK;
 	io->crypt_err = 0;
+	io->wait = NULL;
 	io->write = bio_data_dir(bio) == WRITE;
 	io->queued = false;
 	io->spread = false;

@@ -171,6 +171,21 @@ static inline bool cri_zoned_writes_unsplit(void)
 }
 
 /*
+ * Before 6.10, dm core follows a zone's write pointer around map(): it
+ * advances its copy once map() returns, and at the clone's completion
+ * unlocks the zone and derives an emulated zone append's sector from that
+ * copy.  A zoned write must therefore reach the device from map() itself,
+ * as 6.1's dm-crypt submits it (waiting there for asynchronous crypto):
+ * one completing before map() returns would leave the next writer of the
+ * zone a stale write pointer (EIO) or give an append a wrong sector.  Zone
+ * write plugging (6.10+) takes the write pointer from the device instead.
+ */
+static inline bool cri_zoned_writes_in_map(void)
+{
+	return !cri_zoned_writes_unsplit();
+}
+
+/*
  * The integrity profile of the device beneath an integrity table, judged
  * as the running kernel's dm-crypt judges it; returns its reason for a
  * refusal, or NULL with the bytes of metadata per sector in *tuple and, in

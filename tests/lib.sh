@@ -159,6 +159,15 @@ dmcrypt_cuts_reads() {
 	[ -e /sys/module/dm_crypt/parameters/max_read_size ]
 }
 
+# zone_write_plugging: whether the block layer plugs zoned writes (6.10+),
+# and dm core takes a zone's write pointer from the device; before that,
+# dm core follows it around the target's map().
+zone_write_plugging() {
+	local v
+	v=$(uname -r | cut -d- -f1)
+	[ "$(printf '%s\n6.10\n' "${v%.*}" | sort -V | head -n 1)" = 6.10 ]
+}
+
 # nullb_hardirq, shared with the benchmark.
 # shellcheck source=scripts/lib/nullb.sh
 . "$TOP/scripts/lib/nullb.sh"

@@ -6,8 +6,10 @@
 # queue them), sequential writes leave the same bytes as dm-crypt's and
 # each reads the other's, zone reports and resets go to the right zones
 # (also with an offset), a write off the write pointer fails, fio's zoned
-# verify passes with its 64 KiB writes spread to the workqueue (dm core
-# keeps one write per zone in flight), and a table of conventional zones
+# verify passes (dm core keeps one write per zone in flight) with a
+# synchronous and an asynchronous tfm: its 64 KiB writes are spread to the
+# workqueue under zone write plugging (6.10+), and every write reaches the
+# device from map() before it (6.1), and a table of conventional zones
 # only takes large writes.  The debug kernel has no zoned block devices, and
 # nothing here runs in another context than the inline path of cri-format.
 # vm-kernels: stock
@@ -70,6 +72,31 @@ check "crypt-inline reads dm-crypt's" cmp -n $n /dev/mapper/cri /tmp/plain
 check "dm-crypt reads crypt-inline's" cmp -n $n /dev/mapper/ref /tmp/plain
 dmsetup remove ref cri
 
+# zoned_fio LABEL: fio's zoned write and verify through cri at queue depth
+# 4.  Without zone write plugging every write must reach the device from
+# map(), in fio's own task: the block layer's trace names who queued each
+# write on nullb1.
+zoned_fio() {
+	local t=/sys/kernel/tracing dev
+	grep -q " $t tracefs " /proc/mounts || mount -t tracefs none $t
+	dev=$(cat /sys/block/nullb1/dev)
+	echo 0 >$t/tracing_on
+	echo >$t/trace
+	echo 1 >$t/events/block/block_bio_queue/enable
+	echo 1 >$t/tracing_on
+	check "$1: fio zoned write and verify, qd 4" fio --name=z --filename=/dev/mapper/cri \
+		--zonemode=zbd --direct=1 --ioengine=libaio --iodepth=4 --rw=write --bs=64k \
+		--size=$((3 * zs * 512)) --verify=crc32c --do_verify=1 --output=/tmp/fio.out
+	echo 0 >$t/tracing_on
+	echo 0 >$t/events/block/block_bio_queue/enable
+	grep -q "err= 0" /tmp/fio.out || fail "$1: fio: no errors" "$(grep -m1 err= /tmp/fio.out)"
+	grep "block_bio_queue: ${dev/:/,} W" $t/trace | sed 's/.*\[\(.*\)\]$/\1/' | sort | uniq -c >/tmp/submitters
+	check "$1: writes traced on nullb1" test -s /tmp/submitters
+	zone_write_plugging ||
+		check_eq "$1: every write queued on nullb1 by fio itself" \
+			"$(awk '{ print $2 }' /tmp/submitters | sort -u | tr '\n' ' ')" "fio "
+}
+
 # With an offset of one zone, zone 0 of the target is zone 1 below.
 dmsetup create cri --table "0 $len crypt-inline aes-xts-plain64 $k64 0 /dev/nullb1 $zs"
 # wp DEV SECTOR: the write pointer of that zone, from its start, in decimal.
@@ -85,12 +112,18 @@ before=$(zone0)
 check "zone reset through the target" blkzone reset -o 0 -c 1 /dev/mapper/cri
 check_eq "reset reached zone 1 below" "$(wp /dev/nullb1 $zs)" "0"
 check_eq "zone 0 below untouched" "$(zone0)" "$before"
-check "fio zoned write and verify, qd 4" fio --name=z --filename=/dev/mapper/cri \
-	--zonemode=zbd --direct=1 --ioengine=libaio --iodepth=4 --rw=write --bs=64k \
-	--size=$((3 * zs * 512)) --verify=crc32c --do_verify=1 --output=/tmp/fio.out
-grep -q "err= 0" /tmp/fio.out || fail "fio: no errors" "$(grep -m1 err= /tmp/fio.out)"
-check "fio's writes were spread to the workqueue ($(cri_counter cri spread_writes))" \
-	test "$(cri_counter cri spread_writes)" -gt 0
+zoned_fio "64 KiB writes"
+if zone_write_plugging; then
+	check "fio's writes were spread to the workqueue ($(cri_counter cri spread_writes))" \
+		test "$(cri_counter cri spread_writes)" -gt 0
+else
+	check_eq "no write spread to the workqueue" "$(cri_counter cri spread_writes)" "0"
+fi
+dmsetup remove cri
+# An asynchronous tfm: every sector's answer comes in cryptd's worker.
+dmsetup create cri --table "0 $len crypt-inline capi:cryptd(xts(ecb(aes-generic)))-plain64 $k64 0 /dev/nullb1 $zs"
+blkzone reset /dev/mapper/cri
+zoned_fio "async tfm"
 dmsetup remove cri
 
 # A table of conventional zones only: the dm device is not zoned on 6.12,
