@@ -1,7 +1,9 @@
 #!/bin/bash
 # A backing device that fails part of its IO (dm-error in the middle of a
 # linear map): the errors reach the caller as errors, data around them is
-# right, and nothing leaks, on the queued and the inline path.
+# right, and nothing leaks, on the queued and the inline path.  Then one
+# that fails at times (dm-flakey), under load on every path.
+# vm-kernels: stock
 . "$TOP/tests/lib.sh"
 
 load_targets || die "loading targets"
@@ -40,6 +42,69 @@ for flags in "" "1 force_inline"; do
 	dmsetup remove cri
 done
 dmsetup remove under
+
+# dm-flakey beneath, on null_blk completing in hard IRQ: up one second, down
+# one, in each of its failure modes (all IO fails; writes fail; writes are
+# dropped; reads fail, where dm-flakey has error_reads).  Four threads of
+# 4 KiB and 128 KiB reads and writes run on each path: queued, inline
+# (hard-IRQ deferral) and the policy (no_read/no_write_workqueue: 128 KiB
+# spread to the workqueue, 4 KiB inline).  Every read that succeeds holds
+# what was written (faultmix.py), every failed IO fails with EIO, and the
+# status line's error counter counts exactly the IOs that failed.
+nullb_hardirq || die "null_blk irqmode=2"
+fmib=16
+flen=$((fmib << 11))
+modprobe dm_flakey || die "dm-flakey"
+modes=("" "1 error_writes" "1 drop_writes")
+# error_reads came to dm-flakey in 6.5 (its version did not change).
+if dmsetup create flaky --table "0 $flen flakey /dev/nullb0 0 3600 0 1 error_reads" 2>/dev/null; then
+	modes+=("1 error_reads")
+	dmsetup remove flaky
+fi
+dmsetup create flaky --table "0 $flen flakey /dev/nullb0 0 3600 0" || die "dm-flakey table"
+
+# flakey_table [MODE]: dm-flakey beneath cri reloaded, up for good without
+# a MODE, cycling through one second up and one down in MODE with one.
+flakey_table() {
+	dmsetup suspend cri
+	if [ $# -eq 0 ]; then
+		dmsetup load flaky --table "0 $flen flakey /dev/nullb0 0 3600 0"
+	else
+		dmsetup load flaky --table "0 $flen flakey /dev/nullb0 0 1 1 $1"
+	fi
+	dmsetup resume flaky
+	dmsetup resume cri
+}
+
+for fl in "" "1 force_inline" "2 no_read_workqueue no_write_workqueue"; do
+	path=${fl:-queued}
+	path=${path#[12] }
+	dmsetup create cri --table "0 $flen crypt-inline aes-xts-plain64 $k 0 /dev/mapper/flaky 0 $fl" ||
+		{ fail "$path over dm-flakey: table"; continue; }
+	for mode in "${modes[@]}"; do
+		label="$path, dm-flakey ${mode#1 }"
+		[ -n "$mode" ] || label="$path, dm-flakey failing all IO"
+		flakey_table
+		check "$label: filled while dm-flakey is up" $PY "$TESTS/faultmix.py" fill /dev/mapper/cri $fmib
+		flakey_table "$mode"
+		lax=
+		case $mode in *drop_writes*) lax=--lax ;; esac
+		e0=$(cri_counter cri errors)
+		out=$(timeout 60 $PY "$TESTS/faultmix.py" run /dev/mapper/cri $fmib 3 $lax 2>&1)
+		check_eq "$label: every read holds what was written" "$? $out" "0 ${out%%$'\n'*}"
+		failed=$(echo "$out" | awk '/^ios/ { print $4 }')
+		case $mode in
+		*drop_writes*) ;;
+		*) check "$label: IOs failed (${failed:-none})" test "${failed:-0}" -gt 0 ;;
+		esac
+		check_eq "$label: the error counter counts the failed IOs" \
+			"$(($(cri_counter cri errors) - e0))" "${failed:-none}"
+	done
+	flakey_table
+	dmsetup remove cri
+done
+dmsetup remove flaky
+rmmod dm_flakey null_blk
 check_eq "module unpinned" "$(cat /sys/module/dm_crypt_inline/refcnt)" "0"
 check "module unloads" rmmod dm-crypt-inline
 finish
