@@ -3,7 +3,8 @@
 # budget, each followed by silence: every read must come back without
 # another IO to wake it.  NVMe at queue depth 32 and more gives such
 # bursts; here null_blk completes 4 KiB reads at queue depth 512 from 100 µs
-# timers in hard-IRQ context on the CPU fio is pinned to.  fio reads for
+# timers in hard-IRQ context on the CPU fio is pinned to (what they read
+# was never written: only the path matters here).  fio reads for
 # half a second, waits for all its reads, pauses, and again; a read that
 # stays in flight with nothing completing for 1.5 s is stranded: it is
 # counted, and released by one read on that CPU.  Under force_inline and
@@ -83,16 +84,19 @@ bursts() {
 	[ -z "${3:-}" ] || { kill $toggle_pid; wait $toggle_pid; }
 	check "$label: fio ended" wait $fio_pid
 	check "$label: reads deferred ($(($(cri_counter cri deferred) - d0)))" \
-		test $(($(cri_counter cri deferred) - d0)) -gt $((secs * 512))
+		test $(($(cri_counter cri deferred) - d0)) -gt $((secs * 128))
 	check_eq "$label: times reads were stranded" "$stuck" "0"
 	check_eq "$label: reads in flight at the end" "$(reads_inflight)" "0"
 	check_eq "$label: no IO error" "$(($(cri_counter cri errors) - e0))" "0"
 }
 
-for flags in "1 force_inline" "2 no_read_workqueue no_write_workqueue"; do
+# The RT and debug kernels (CRI_PATHS) take one of the two tables: the
+# deferral is the same code under both.
+tables=("1 force_inline" "2 no_read_workqueue no_write_workqueue")
+[ -z "${CRI_PATHS:-}" ] || tables=("${tables[0]}")
+for flags in "${tables[@]}"; do
 	dmsetup create cri --table "0 $len crypt-inline aes-xts-plain64 $k 0 /dev/nullb0 0 $flags" ||
 		{ fail "${flags#* }: table"; continue; }
-	dd if=/dev/urandom of=/dev/mapper/cri bs=1M count=256 oflag=direct status=none
 	bursts "${flags#* }" 0
 	dmsetup remove cri
 done
