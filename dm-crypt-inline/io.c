@@ -812,8 +812,8 @@ static void cri_stash_drain(unsigned int cpu)
 /*
  * A CPU went offline: nothing runs on it any more, so its stash is emptied
  * from here instead of holding pages until module exit.  Its deferred
- * reads, if any, have a run pending (cri_defer_run()), and that run goes
- * on on a live CPU: the softirq core moves a dead CPU's tasklets, and the
+ * reads, if any, have a run pending (cri_defer_run()), which a live CPU
+ * takes over: the softirq core moves a dead CPU's tasklets, and the
  * workqueue core runs its BH work from another CPU until none is left
  * (workqueue_softirq_dead(), which takes back a run that schedules itself
  * again); the run finds its list through container_of().
