@@ -26,7 +26,9 @@
  * -EINPROGRESS/-EBUSY and its completion callback hands the rest of the bio
  * to the workqueue (the callback may run in any context, and calling the
  * tfm again from it would keep every later sector on the async path), so
- * sync and async tfms share one path and nothing blocks waiting for crypto.
+ * sync and async tfms share one path and nothing blocks waiting for crypto
+ * (but a zoned write on 6.1, which map() must submit itself: it waits
+ * there, as 6.1's dm-crypt does; cri_zoned_writes_in_map()).
  *
  * Reads and writes are split at max_read_size/max_write_size, as in-tree
  * dm-crypt splits them since 6.11 (on 6.1 too, where it splits only writes
@@ -156,16 +158,22 @@ static void cri_devs_add(int n)
 }
 
 /*
- * The page pool's allocator.  The counter is read without summing the
- * CPUs' parts, as dm-crypt reads it: off by at most a batch per CPU.
+ * Whether the device holds its share.  The counter is read without summing
+ * the CPUs' parts, as dm-crypt reads it: off by at most a batch per CPU.
  */
+static bool cri_at_share(struct cri_dev *cd)
+{
+	return percpu_counter_read_positive(&cd->pages_held) >=
+	       READ_ONCE(cri_pages_per_dev);
+}
+
+/* The page pool's allocator. */
 static void *cri_pool_alloc(gfp_t gfp, void *data)
 {
 	struct cri_dev *cd = data;
 	struct page *page;
 
-	if (unlikely(percpu_counter_read_positive(&cd->pages_held) >=
-		     READ_ONCE(cri_pages_per_dev)) && (gfp & __GFP_NORETRY))
+	if (unlikely(cri_at_share(cd)) && (gfp & __GFP_NORETRY))
 		return NULL;
 	page = alloc_page(gfp);
 	if (page)
@@ -191,7 +199,10 @@ static void cri_pool_free(void *page, void *data)
  * reserve first, so the mempool's guarantee of progress is untouched.  At
  * most CRI_STASH_PAGES pages per CPU are held; module exit frees them.
  * Interrupts are off only around the array, so this works from any
- * completion context and on PREEMPT_RT; the allocator runs outside.
+ * completion context and on PREEMPT_RT; the allocator runs outside.  A
+ * device at its share takes nothing from the stash, which would carry
+ * other devices' pages past the bound; once the stash is full, what they
+ * free goes back to the allocator.
  */
 struct cri_stash {
 	unsigned int nr;
@@ -206,6 +217,8 @@ static struct page *cri_page_get(struct cri_dev *cd, gfp_t gfp)
 	struct page *page = NULL;
 	unsigned long flags;
 
+	if (unlikely(cri_at_share(cd)))
+		return mempool_alloc(&cd->page_pool, gfp);
 	local_irq_save(flags);
 	stash = this_cpu_ptr(&cri_stash);
 	if (stash->nr)
@@ -504,7 +517,8 @@ static void cri_crypt_continue(struct work_struct *work)
  * The rest of the bio, and this sector's finishing touches, continue on a
  * workqueue of their own, never here, and not on crypt_wq: queued writes
  * there may wait for ciphertext pages that only come back once writes
- * being encrypted, these among them, finish.
+ * being encrypted, these among them, finish.  A write whose map() waits
+ * (io->wait) goes on there instead.
  */
 static void cri_crypt_callback(CRI_CRYPTO_CB_ARG arg, int err)
 {
@@ -1073,10 +1087,13 @@ static void cri_queue_crypt_write(struct cri_io *io)
  */
 static void cri_inline_crypt_write(struct cri_io *io)
 {
-	DECLARE_COMPLETION_ONSTACK(answer);
+	struct completion answer;
 
-	if (io->cd->zoned && cri_zoned_writes_in_map())
+	/* Read by the tfm's callback only, so never after the last sector. */
+	if (io->cd->zoned && cri_zoned_writes_in_map()) {
+		init_completion(&answer);
 		io->wait = &answer;
+	}
 	io->clone = cri_alloc_clone(io);
 	cri_start_crypt(io, false);
 }
@@ -1194,7 +1211,7 @@ int cri_io_init(struct cri_dev *cd, struct dm_target *ti, char **error)
 	}
 	err = percpu_counter_init(&cd->pages_held, 0, GFP_KERNEL);
 	if (err) {
-		*error = "Cannot allocate page mempool";
+		*error = "Cannot allocate page counter";
 		goto err_bs;
 	}
 	err = mempool_init(&cd->page_pool, BIO_MAX_VECS, cri_pool_alloc,
@@ -1275,6 +1292,8 @@ void cri_io_exit(struct cri_dev *cd)
 	destroy_workqueue(cd->crypt_wq);
 	destroy_workqueue(cd->cont_wq);
 	mempool_exit(&cd->page_pool);
+	/* As dm-crypt: every page given back, every count undone. */
+	WARN_ON(percpu_counter_sum(&cd->pages_held));
 	percpu_counter_destroy(&cd->pages_held);
 	bioset_exit(&cd->bs);
 }

@@ -106,9 +106,11 @@ static int cri_alloc_tfms(struct cri_dev *cd, char **error)
  * table shows no_write_workqueue, which the "inline" message then keeps),
  * and dm core turns zone appends into ordinary writes, since an append's
  * sector, and so its IV, is known only once the device has written it.
- * Large writes may still be spread to a worker (cri_spreads()): dm core
- * lets one write per zone be in flight (its zone lock on 6.1, zone write
- * plugging from 6.10), so they reach the zone in the submitter's order.
+ * From 6.10 large writes may still be spread to a worker (cri_spreads()):
+ * zone write plugging lets one write per zone be in flight, so they reach
+ * the zone in the submitter's order.  Before 6.10 dm core follows the
+ * write pointer around map(), which then submits every zoned write itself
+ * (cri_zoned_writes_in_map()).
  */
 static void cri_setup_zoned(struct cri_dev *cd, struct dm_target *ti)
 {
