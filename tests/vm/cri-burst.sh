@@ -15,6 +15,8 @@
 # PREEMPT_RT expires null_blk's timers in a thread: nothing is deferred
 # there (cri-irq checks that).
 # vm-kernels: stock debug
+# vm-guest: own
+# (CPU hotplug: no later test inherits a CPU that went offline and back.)
 . "$TOP/tests/lib.sh"
 
 load_targets || die "loading targets"
@@ -41,10 +43,14 @@ reads_inflight() {
 	awk '{ print $1 }' "/sys/block/$(blk)/inflight"
 }
 
-# toggle_cpu1: CPU 1 offline for 0.3 s every 0.7 s, fio put back on it
-# each time it returns, in the background (pid in $toggle_pid).
+# toggle_cpu1: once fio's reads complete, CPU 1 offline for 0.3 s every
+# 0.7 s, fio put back on it each time it returns, in the background (pid in
+# $toggle_pid).
 toggle_cpu1() {
 	(trap 'echo 1 >$cpu1; exit 0' TERM
+	local r0
+	r0=$(reads_done)
+	while [ "$(reads_done)" = "$r0" ]; do sleep 0.1; done
 	while :; do
 		sleep 0.7
 		echo 0 >$cpu1
@@ -105,5 +111,6 @@ dmsetup create cri --table "0 $len crypt-inline aes-xts-plain64 $k 0 /dev/nullb0
 bursts "force_inline, CPU 1 offline and online" 1 hotplug
 dmsetup remove cri
 check_eq "CPU 1 online at the end" "$(cat $cpu1)" "1"
+check "CPU 1 runs timers again" timeout 10 taskset -c 1 sleep 0.2
 rmmod null_blk
 finish
