@@ -9,7 +9,7 @@ VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' $(dir $(lastword $(
 # Kernels the tests boot; empty means the newest installed of each series.
 KVERS ?=
 
-.PHONY: all modules clean distclean check kunit deps demo bench soak install deb
+.PHONY: all modules clean distclean check check-full kunit deps demo bench soak install deb
 
 all: modules
 
@@ -23,11 +23,15 @@ clean:
 distclean: clean
 	rm -rf build
 
-# Build for every test kernel into build/<version>/, then run every guest
-# test on every kernel (stock 6.1 and 6.12, 6.12 PREEMPT_RT, the debug
-# kernel) and the KUnit suites in the debug kernel.
+# Build for every test kernel into build/<version>/, then run the tests on
+# each (stock 6.1 and 6.12, 6.12 PREEMPT_RT, the debug kernel), KUnit in the
+# debug kernel.  check: the CI tier; check-full: every test on every kernel
+# it is meant for (docs/testing.md).
 check: deps
 	scripts/check $(KVERS)
+
+check-full: deps
+	scripts/check --full $(KVERS)
 
 # The Debian package (debhelper, dh-dkms) from a clean copy of the tree:
 # build/deb/dm-crypt-inline-dkms_<version>_all.deb.

@@ -51,6 +51,17 @@ IRQ_WORKLOADS = [
     ("read1m-qd4", "read", "sequential 1 MiB reads, libaio, qd 4"),
     ("write1m-qd4", "write", "sequential 1 MiB writes, libaio, qd 4"),
 ]
+# The large-IO rows (scripts/lib/bench-dev large): a RAM disk, one job.
+LARGE_WORKLOADS = [
+    ("read4m-qd16", "read", "sequential 4 MiB reads, libaio, qd 16"),
+    ("write4m-qd16", "write", "sequential 4 MiB writes, libaio, qd 16"),
+]
+DEV_KINDS = [
+    ("irq", IRQ_WORKLOADS,
+     "**Hard-IRQ completions** (null_blk irqmode=2, 20 µs timer; {sector}-byte encryption sectors)."),
+    ("large", LARGE_WORKLOADS,
+     "**Large IO** (RAM disk, one job; {sector}-byte encryption sectors)."),
+]
 # Short labels for the plot's x axes (the table keeps the long ones).
 SHORT = {
     "dmcrypt": "in-tree\ndefault",
@@ -129,18 +140,20 @@ def load(outdir):
             if limit:
                 row["paired"]["limit"] = paired(totals[mode], lim_totals)
         res["workloads"][wl] = rows
-    res["irq"] = {}
-    for sector in (512, 4096):
-        d = os.path.join(outdir, f"irq-{sector}")
-        if os.path.isdir(d):
-            res["irq"][str(sector)] = load_irq(d)
+    for kind, wls, _ in DEV_KINDS:
+        res[kind] = {}
+        for sector in (512, 4096):
+            d = os.path.join(outdir, f"{kind}-{sector}")
+            if os.path.isdir(d):
+                res[kind][str(sector)] = load_dev(d, wls)
     return res
 
 
-def load_irq(d):
-    """One sector size's hard-IRQ rows: per workload and mode, medians over
-    rounds of MB/s, read or write p99, CPU seconds per GiB moved, the
-    median of per-round ratios to dm-crypt no-queue, and crypt-inline's
+def load_dev(d, workloads):
+    """One sector size's rows on a device of their own (hard-IRQ or large
+    IO): per workload and mode, medians over rounds of MB/s, read or write
+    p99, CPU seconds per GiB moved, the medians of per-round ratios to
+    dm-crypt no-queue and to dm-crypt's default, and crypt-inline's
     counters summed over rounds."""
     hz = int(open(os.path.join(d, "hz")).read())
     runs = {}
@@ -149,7 +162,7 @@ def load_irq(d):
         if ext != "json":
             continue
         base = os.path.join(d, "runs", f"{wl}.{mode}.{rnd}")
-        direction = next(x[1] for x in IRQ_WORKLOADS if x[0] == wl)
+        direction = next(x[1] for x in workloads if x[0] == wl)
         text = open(base + ".json").read()
         job = json.loads(text[text.index("{"):])["jobs"][0][direction]
         cpu = int(open(base + ".cpu").read()) / hz
@@ -165,13 +178,15 @@ def load_irq(d):
     out = {}
     for wl, modes in runs.items():
         ref = modes.get("dmcrypt-noq", {})
+        ref_default = modes.get("dmcrypt", {})
         out[wl] = {}
         for mode, rounds in modes.items():
             row = {k: statistics.median(r[k] for r in rounds.values())
                    for k in ("mbps", "p99_us", "cpu_s_per_gib")}
             row["rounds"] = len(rounds)
-            row["vs_dmcrypt_noq"] = paired({k: r["mbps"] for k, r in rounds.items()},
-                                           {k: r["mbps"] for k, r in ref.items()})
+            mbps = {k: r["mbps"] for k, r in rounds.items()}
+            row["vs_dmcrypt_noq"] = paired(mbps, {k: r["mbps"] for k, r in ref.items()})
+            row["vs_dmcrypt"] = paired(mbps, {k: r["mbps"] for k, r in ref_default.items()})
             total = {}
             for r in rounds.values():
                 for k, v in r["counters"].items():
@@ -181,34 +196,37 @@ def load_irq(d):
     return out
 
 
-def irq_table(res):
+def dev_tables(res):
     lines = []
-    for sector, wls in sorted(res.get("irq", {}).items(), key=lambda x: int(x[0])):
-        lines += ["", f"**Hard-IRQ completions** (null_blk irqmode=2, 20 µs timer; "
-                  f"{sector}-byte encryption sectors). \"vs no-queue\": median of per-round "
-                  "ratios to dm-crypt no_read/no_write_workqueue; CPU: all CPUs' busy time "
-                  "(guest /proc/stat) per GiB moved; spread/deferred: share of crypt-inline's "
-                  "pieces sent to the workqueue by the spread policy / reads deferred out "
-                  "of hard IRQ.", ""]
-        for wl, _, title in IRQ_WORKLOADS:
-            rows = wls.get(wl)
-            if not rows:
-                continue
-            lines += [f"*{title}*", "",
-                      "| mode | MB/s | vs no-queue | p99 µs | CPU s/GiB | spread / deferred |",
-                      "|---|---:|---:|---:|---:|---|"]
-            for mode, label in IRQ_MODES:
-                r = rows.get(mode)
-                if not r:
+    for kind, workloads, heading in DEV_KINDS:
+        for sector, wls in sorted(res.get(kind, {}).items(), key=lambda x: int(x[0])):
+            lines += ["", heading.format(sector=sector) + " \"vs no-queue\" / \"vs default\": "
+                      "medians of per-round ratios to dm-crypt no_read/no_write_workqueue / "
+                      "to dm-crypt's default; CPU: all CPUs' busy time (guest /proc/stat) per GiB "
+                      "moved; spread/deferred: share of crypt-inline's pieces sent to the "
+                      "workqueue by the spread policy / reads deferred out of hard IRQ.", ""]
+            for wl, _, title in workloads:
+                rows = wls.get(wl)
+                if not rows:
                     continue
-                c = r["counters"]
-                share = "-"
-                if c.get("inline"):
-                    share = (f"{100 * c.get('spread', 0) / c['inline']:.0f}% / "
-                             f"{100 * c.get('deferred', 0) / c['inline']:.0f}%")
-                lines.append(f"| {label} | {r['mbps']:.1f} | {fmt_ratio(r['vs_dmcrypt_noq'])} | "
-                             f"{r['p99_us']:.0f} | {r['cpu_s_per_gib']:.1f} | {share} |")
-            lines.append("")
+                lines += [f"*{title}*", "",
+                          "| mode | MB/s | vs no-queue | vs default | p99 µs | CPU s/GiB "
+                          "| spread / deferred |",
+                          "|---|---:|---:|---:|---:|---:|---|"]
+                for mode, label in IRQ_MODES:
+                    r = rows.get(mode)
+                    if not r:
+                        continue
+                    c = r["counters"]
+                    share = "-"
+                    if c.get("inline"):
+                        share = (f"{100 * c.get('spread', 0) / c['inline']:.0f}% / "
+                                 f"{100 * c.get('deferred', 0) / c['inline']:.0f}%")
+                    lines.append(f"| {label} | {r['mbps']:.1f} | "
+                                 f"{fmt_ratio(r['vs_dmcrypt_noq'])} | "
+                                 f"{fmt_ratio(r.get('vs_dmcrypt', 0))} | "
+                                 f"{r['p99_us']:.0f} | {r['cpu_s_per_gib']:.1f} | {share} |")
+                lines.append("")
     return "\n".join(lines)
 
 
@@ -296,10 +314,10 @@ def table(res):
                          f"{lim['write_mbps']:.1f} | | | "
                          f"{fmt_ratio(lim['paired'].get('dmcrypt', 0))} | "
                          f"{fmt_ratio(lim['paired'].get('dmcrypt-noq', 0))} | 100% |")
-    irq = irq_table(res)
+    dev = dev_tables(res)
     # A blank line ends the last table: Markdown takes a line after a
     # table for one more row.
-    return "\n".join(lines) + ("\n" + irq if irq else "")
+    return "\n".join(lines) + ("\n" + dev if dev else "")
 
 
 def panels(results):
@@ -313,13 +331,15 @@ def panels(results):
         vals = [[r["workloads"].get(wl, {}).get(m, {}).get("paired", {}).get("dmcrypt-noq", 0)
                  for r in results] for m in modes]
         out.append((f"RAM disk: {title}", modes, vals))
-    sectors = sorted({s for r in results for s in r.get("irq", {})}, key=int)
-    for sector in sectors:
-        for wl, _, title in IRQ_WORKLOADS:
-            modes = [m for m, _ in IRQ_MODES if m != "dmcrypt-noq"]
-            vals = [[r.get("irq", {}).get(sector, {}).get(wl, {}).get(m, {})
-                     .get("vs_dmcrypt_noq", 0) for r in results] for m in modes]
-            out.append((f"hard-IRQ null_blk, {sector} B sectors: {title}", modes, vals))
+    for kind, workloads, _ in DEV_KINDS:
+        where = "hard-IRQ null_blk" if kind == "irq" else "RAM disk"
+        sectors = sorted({s for r in results for s in r.get(kind, {})}, key=int)
+        for sector in sectors:
+            for wl, _, title in workloads:
+                modes = [m for m, _ in IRQ_MODES if m != "dmcrypt-noq"]
+                vals = [[r.get(kind, {}).get(sector, {}).get(wl, {}).get(m, {})
+                         .get("vs_dmcrypt_noq", 0) for r in results] for m in modes]
+                out.append((f"{where}, {sector} B sectors: {title}", modes, vals))
     return out
 
 

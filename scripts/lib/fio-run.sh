@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# Sourced by scripts/lib/bench-guest and bench-irq: one timed fio run as the
+# Sourced by scripts/lib/bench-guest and bench-dev: one timed fio run as the
 # bench takes it, so both measure alike.
 #
 #   bench_fio RUN DEV SECONDS [FIO-OPTION...]

@@ -3,7 +3,7 @@
 
     prof-report.py DIR
 
-DIR holds a run of scripts/lib/bench-irq or bench-guest with PERF=1
+DIR holds a run of scripts/lib/bench-dev or bench-guest with PERF=1
 (runs/*.perf beside fio's JSON).  For every workload and mode it prints the
 CPU microseconds per IO (all CPUs, medians over rounds; reads and writes
 together in the RAM disk's mixes) spent in groups of kernel symbols, the

@@ -14,6 +14,8 @@
 # and FUA writes completing through dm-log-writes); there, slower, fewer
 # states are made and a third of them judged.
 # vm-kernels: stock-6.12 debug
+# vm-check: none
+# (CI tier: none; the order of our writes and flushes is cri-format's and cri-fs's ext4 there)
 . "$TOP/tests/lib.sh"
 
 load_targets || die "loading targets"

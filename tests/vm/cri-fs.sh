@@ -12,6 +12,8 @@
 # checks: btrfs under fio is where the original inline patches slept in
 # atomic context); the debug kernel's ext4 is cri-soak's, the same and more.
 # vm-kernels: stock rt debug
+# vm-check: stock
+# (CI tier: ext4 on the stock kernels; RT's ext4 and the debug kernel's xfs and btrfs in the full tier)
 . "$TOP/tests/lib.sh"
 
 fs_on_hardirq

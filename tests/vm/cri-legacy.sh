@@ -11,6 +11,8 @@
 # errors; RT adds nothing: that work takes no lock and allocates nothing,
 # and it runs on the paths cri-format already runs there.
 # vm-kernels: stock debug
+# vm-check: stock
+# (CI tier: the stock kernels; the paths these formats take are cri-format's on the debug kernel)
 . "$TOP/tests/lib.sh"
 
 load_targets || die "loading targets"

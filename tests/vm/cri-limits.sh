@@ -10,6 +10,8 @@
 #   decrypted in softirq, at 128 KiB still.
 # - The ciphertext page stash of a CPU is emptied when that CPU goes
 #   offline (it used to hold its pages until module unload).
+# vm-check: stock debug
+# (CI tier: not RT, where the split is the stock 6.12's code and the stash drain the debug kernel's)
 . "$TOP/tests/lib.sh"
 
 load_targets || die "loading targets"

@@ -12,6 +12,8 @@
 # In CI on the debug kernel (KASAN, lockdep, atomic-sleep checks), where
 # lifetimes and locking go wrong first.
 # vm-kernels: debug
+# vm-check: none
+# (CI tier: none; cri-resume cycles suspend, key wipe/set, reloads and switches under fio verify on the debug kernel)
 . "$TOP/tests/lib.sh"
 
 secs=${SOAK_SECONDS:-120}

@@ -16,6 +16,8 @@
 # md's and kcopyd's completions), not which of our paths take them, so what
 # they can break is lifetimes and locking, which the debug kernel checks.
 # vm-kernels: debug
+# vm-check: none
+# (CI tier: none; its bios take the paths cri-format, cri-faults and cri-gone run under KASAN and lockdep there)
 . "$TOP/tests/lib.sh"
 
 load_targets || die "loading targets"

@@ -9,6 +9,8 @@
 # reloads under fio verify for two minutes (and KUnit checks the message's
 # parsing).
 # vm-kernels: stock rt
+# vm-check: stock
+# (CI tier: not RT; cri-toggle switches modes under fio verify there)
 . "$TOP/tests/lib.sh"
 
 load_targets || die "loading targets"

@@ -6,6 +6,8 @@
 # (max only: the fallback without AES-NI is proven by xtsproxy-kat and
 # xtsproxy-proc on qemu64; how dm-crypt uses the proxy does not depend on
 # the CPU)
+# vm-check: stock
+# (CI tier: not RT, as the proxy takes no lock)
 # In-tree dm-crypt through capi:xts-aes-xtsproxy-plain64 leaves the same
 # bytes on the backing device as aes-xts-plain64 with the same key, for
 # 256- and 512-bit keys and 512/4096-byte sectors; the counters show which
