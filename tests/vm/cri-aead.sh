@@ -1,5 +1,5 @@
 #!/bin/bash
-# Integrity tables (issue 13): dm-crypt's authenticated encryption over
+# Integrity tables: dm-crypt's authenticated encryption over
 # dm-integrity, and random IVs kept in its metadata.
 #
 # 1. LUKS2 volumes made by cryptsetup, --integrity hmac-sha256 (authenc of

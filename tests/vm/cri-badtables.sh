@@ -115,7 +115,7 @@ refused "Invalid keyring key" "aes-xts-plain64 :64 0 $dev 0"
 refused "Invalid key size" "aes-xts-plain64 :0:logon:cri:vol1 0 $dev 0"
 check "at least 25 bad tables tried ($n)" test "$n" -ge 25
 
-# Tables in-tree dm-crypt accepts that crypt-inline once refused: accepted,
+# Tables in-tree dm-crypt accepts, easy to refuse by mistake: accepted,
 # with the line printed back as given; and dm-crypt accepts them too,
 # except where ANY_KERNEL says crypt-inline takes a field on every kernel
 # that this kernel's dm-crypt may predate (high_priority: 6.10).
@@ -142,7 +142,7 @@ accepted "capi:ecb(aes)- $k32 0 $dev 0"
 accepted "aes:01-xts-plain64 $k32 0 $dev 0"
 accepted "aes-xts-plain64 $k32 0 $dev 0 1 iv_large_sectors"
 # essiv naming a hash driver ("essiv:sha256-generic"): parsed as dm-crypt
-# parses it (crypt-inline used to refuse the dash), then it is the crypto
+# parses it (the dash is part of the name), then it is the crypto
 # API's to take or refuse.  On the kernels here it refuses: the essiv()
 # instance is named after the hash, not the driver asked for, and the
 # lookup ends in EEXIST.  Whatever it answers, both targets must get the

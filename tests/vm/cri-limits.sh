@@ -9,7 +9,7 @@
 #   (6.1), a queued read is cut only at 1 MiB (one clone); an inline one,
 #   decrypted in softirq, at 128 KiB still.
 # - The ciphertext page stash of a CPU is emptied when that CPU goes
-#   offline (it used to hold its pages until module unload).
+#   offline, not held until module unload.
 # vm-check: stock debug
 # (CI tier: not RT, where the split is the stock 6.12's code and the stash drain the debug kernel's)
 . "$TOP/tests/lib.sh"

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Key messages and the suspend/resume hooks against each other and against
-# IO: what lost data before (issue 12).
+# IO, where a message racing a resume or another message can lose data.
 #
 # 1. The resume window.  dm core lets queued bios through and thaws the
 #    filesystem before it marks the device resumed; ext4 writes its
