@@ -39,7 +39,7 @@ WORKLOADS = [
     ("rand-qd1", "random 4 KiB 50/50 read/write, psync, qd 1"),
     ("rand-qd32", "random 4 KiB 50/50 read/write, libaio, qd 32, 2 jobs"),
 ]
-# The hard-IRQ rows (scripts/lib/bench-irq): null_blk irqmode=2.
+# The hard-IRQ rows (scripts/lib/bench-dev irq): null_blk irqmode=2.
 IRQ_MODES = [
     ("dmcrypt", "dm-crypt default"),
     ("dmcrypt-noq", "dm-crypt no_read/no_write_workqueue"),
@@ -142,10 +142,12 @@ def load(outdir):
         res["workloads"][wl] = rows
     for kind, wls, _ in DEV_KINDS:
         res[kind] = {}
-        for sector in (512, 4096):
-            d = os.path.join(outdir, f"{kind}-{sector}")
-            if os.path.isdir(d):
-                res[kind][str(sector)] = load_dev(d, wls)
+        sectors = sorted(int(n.split("-", 1)[1]) for n in os.listdir(outdir)
+                         if re.fullmatch(rf"{kind}-\d+", n))
+        for sector in sectors:
+            rows = load_dev(os.path.join(outdir, f"{kind}-{sector}"), wls)
+            if rows:
+                res[kind][str(sector)] = rows
     return res
 
 

@@ -84,7 +84,8 @@ def main(d):
             continue
         wl, mode, rnd, _ = name.split(".")
         # The RAM disk's workloads (bench-guest) mix reads and writes.
-        dirs = [x[1] for x in br.IRQ_WORKLOADS if x[0] == wl] or ["read", "write"]
+        dirs = [x[1] for x in br.IRQ_WORKLOADS + br.LARGE_WORKLOADS
+                if x[0] == wl] or ["read", "write"]
         text = open(os.path.join(runs, f"{wl}.{mode}.{rnd}.json")).read()
         job = json.loads(text[text.index("{"):])["jobs"][0]
         ios = sum(job[d]["total_ios"] for d in dirs)
