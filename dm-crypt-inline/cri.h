@@ -73,6 +73,8 @@ struct cri_flavour {
 	unsigned long inline_on;
 	/* Hex keys print as hex (dmsetup hides them only for "crypt"). */
 	bool hex_keys;
+	/* Added to dm-crypt's workqueue and write thread names. */
+	const char *thread_names;
 };
 
 extern const struct cri_flavour cri_flavour;
@@ -210,6 +212,7 @@ struct cri_dev {
 	struct workqueue_struct *crypt_wq;
 	struct workqueue_struct *cont_wq;	/* after async crypto: never blocks */
 	struct task_struct *write_thread;
+	int wq_id;			/* in the workqueues' names, 6.12 */
 	spinlock_t write_lock;		/* protects write_tree */
 	struct rb_root write_tree;	/* encrypted writes, by sector */
 	struct bio_set bs;

@@ -8,7 +8,9 @@
  * does (dmsetup hides them for "crypt" unless --showkeys), and turns
  * force_inline into dm-crypt's own two flags: every table line it prints
  * is one that cryptsetup, which fails on optional arguments it does not
- * know, can parse.
+ * know, can parse.  Its workqueues and write thread have dm-crypt's names,
+ * so that what administrators tune by name (the workqueues' sysfs
+ * directories on 6.12) applies to it; crypt-inline's have "-inline" added.
  */
 
 #include <linux/bits.h>
@@ -22,6 +24,7 @@ const struct cri_flavour cri_flavour = {
 	.version	= CRI_DM_CRYPT_VERSION,
 	.inline_on	= BIT(CRI_NO_READ_WORKQUEUE) | BIT(CRI_NO_WRITE_WORKQUEUE),
 	.hex_keys	= true,
+	.thread_names	= "",
 };
 #else
 const struct cri_flavour cri_flavour = {
@@ -29,5 +32,6 @@ const struct cri_flavour cri_flavour = {
 	.version	= {0, 1, 0},
 	.inline_on	= BIT(CRI_FORCE_INLINE),
 	.hex_keys	= false,
+	.thread_names	= "-inline",
 };
 #endif

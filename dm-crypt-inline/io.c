@@ -43,6 +43,7 @@
 #include <linux/cpuhotplug.h>
 #include <linux/debugfs.h>
 #include <linux/highmem.h>
+#include <linux/idr.h>
 #include <linux/interrupt.h>
 #include <linux/kthread.h>
 #include <linux/llist.h>
@@ -1184,6 +1185,23 @@ static unsigned int cri_req_extra(const struct cri_dev *cd)
 	return max(crypto_skcipher_reqsize(cd->tfms[0]), cri_iv_reqsize(cd));
 }
 
+/* The ids in the workqueues' names (cri_wq_name()), as dm-crypt's. */
+static DEFINE_IDA(cri_wq_ida);
+
+/* A workqueue of @cd named as the running kernel's dm-crypt names it. */
+static struct workqueue_struct *cri_alloc_wq(struct cri_dev *cd,
+					     struct dm_target *ti,
+					     const char *base,
+					     unsigned int flags,
+					     int max_active)
+{
+	char name[32];
+
+	cri_wq_name(name, sizeof(name), base, cri_flavour.thread_names,
+		    dm_table_device_name(ti->table), cd->wq_id);
+	return alloc_workqueue("%s", flags | CRI_WQ_SYSFS, max_active, name);
+}
+
 int cri_io_init(struct cri_dev *cd, struct dm_target *ti, char **error)
 {
 	unsigned int wq_flags = WQ_MEM_RECLAIM;
@@ -1235,17 +1253,24 @@ int cri_io_init(struct cri_dev *cd, struct dm_target *ti, char **error)
 	}
 	if (test_bit(CRI_HIGH_PRIORITY, &cd->cfg.flags))
 		wq_flags |= WQ_HIGHPRI;
-	cd->crypt_wq = alloc_workqueue("kcryptd-inline/%s", wq_flags,
-				       max_active,
-				       dm_table_device_name(ti->table));
+	cd->wq_id = ida_alloc_min(&cri_wq_ida, 1, GFP_KERNEL);
+	if (cd->wq_id < 0) {
+		*error = "Couldn't get workqueue id";
+		err = cd->wq_id;
+		goto err_pool;
+	}
+	/*
+	 * Named as dm-crypt's crypt and IO queues: the second holds what
+	 * follows asynchronous crypto.
+	 */
+	cd->crypt_wq = cri_alloc_wq(cd, ti, "kcryptd", wq_flags, max_active);
 	if (!cd->crypt_wq) {
 		*error = "Cannot allocate crypt workqueue";
 		err = -ENOMEM;
-		goto err_pool;
+		goto err_id;
 	}
-	cd->cont_wq = alloc_workqueue("kcryptd-inline-cont/%s",
-				      wq_flags & ~WQ_CPU_INTENSIVE, max_active,
-				      dm_table_device_name(ti->table));
+	cd->cont_wq = cri_alloc_wq(cd, ti, "kcryptd_io",
+				   wq_flags & ~WQ_CPU_INTENSIVE, max_active);
 	if (!cd->cont_wq) {
 		*error = "Cannot allocate crypt workqueue";
 		err = -ENOMEM;
@@ -1254,7 +1279,8 @@ int cri_io_init(struct cri_dev *cd, struct dm_target *ti, char **error)
 	mutex_init(&cd->page_alloc_lock);
 	spin_lock_init(&cd->write_lock);
 	cd->write_tree = RB_ROOT;
-	cd->write_thread = kthread_run(cri_write_thread, cd, "dmcrypt_write-inline/%s",
+	cd->write_thread = kthread_run(cri_write_thread, cd, "dmcrypt_write%s/%s",
+				       cri_flavour.thread_names,
 				       dm_table_device_name(ti->table));
 	if (IS_ERR(cd->write_thread)) {
 		err = PTR_ERR(cd->write_thread);
@@ -1273,6 +1299,8 @@ err_cont:
 err_wq:
 	destroy_workqueue(cd->crypt_wq);
 	cd->crypt_wq = NULL;
+err_id:
+	ida_free(&cri_wq_ida, cd->wq_id);
 err_pool:
 	mempool_exit(&cd->page_pool);
 err_count:
@@ -1291,6 +1319,7 @@ void cri_io_exit(struct cri_dev *cd)
 	kthread_stop(cd->write_thread);
 	destroy_workqueue(cd->crypt_wq);
 	destroy_workqueue(cd->cont_wq);
+	ida_free(&cri_wq_ida, cd->wq_id);
 	mempool_exit(&cd->page_pool);
 	/* As dm-crypt: every page given back, every count undone. */
 	WARN_ON(percpu_counter_sum(&cd->pages_held));

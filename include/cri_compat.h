@@ -10,6 +10,7 @@
 #include <crypto/skcipher.h>
 #include <linux/blk-integrity.h>
 #include <linux/interrupt.h>
+#include <linux/kernel.h>
 #include <linux/mempool.h>
 #include <linux/string.h>
 #include <linux/workqueue.h>
@@ -128,6 +129,30 @@ static inline bool cri_mempool_is_saturated(mempool_t *pool)
 #define CRI_DM_CRYPT_VERSION	{1, 28, 0}
 #else
 #define CRI_DM_CRYPT_VERSION	{1, 24, 0}
+#endif
+
+/*
+ * How the running kernel's dm-crypt names a device's workqueues, for
+ * cri_wq_name(): 6.1's "kcryptd/253:0"; 6.12's "kcryptd-253:0-1", where the
+ * last number is a module-wide id from 1 that keeps the names of a
+ * reload's old and new table apart, since 6.12 gives each queue a sysfs
+ * directory of that name (WQ_SYSFS: cpumask, nice, max_active).  A
+ * workqueue name is cut at 23 characters on 6.1, at 31 on 6.12.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#define CRI_WQ_SYSFS	WQ_SYSFS
+static inline void cri_wq_name(char *buf, size_t len, const char *base,
+			       const char *flavour, const char *dev, int id)
+{
+	snprintf(buf, len, "%s%s-%s-%d", base, flavour, dev, id);
+}
+#else
+#define CRI_WQ_SYSFS	0
+static inline void cri_wq_name(char *buf, size_t len, const char *base,
+			       const char *flavour, const char *dev, int id)
+{
+	snprintf(buf, len, "%s%s/%s", base, flavour, dev);
+}
 #endif
 
 /*

@@ -3,7 +3,9 @@
 # dm-crypt, driven by cryptsetup and dmsetup as they drive dm-crypt.
 #
 # 1. It registers "crypt" with the running kernel's dm-crypt version and
-#    module parameters, and only one of the two modules can be loaded.
+#    module parameters, and only one of the two modules can be loaded; its
+#    workqueues (with their sysfs directories on 6.12) and threads have
+#    dm-crypt's names, also across a reload.
 # 2. Volumes made by in-tree dm-crypt (LUKS2 defaults, LUKS1, plain with a
 #    hex key, LUKS2 with hmac-sha256 integrity, lmk, tcw, elephant) open
 #    on the drop-in with the same table line (keys printed as dm-crypt
@@ -64,6 +66,33 @@ check_eq "the drop-in has dm_crypt's parameters ($in_tree_params)" \
 	"$(for p in $in_tree_params; do [ -e "/sys/module/dm_crypt_dropin/parameters/$p" ] && printf '%s ' "$p"; done)" \
 	"$in_tree_params"
 check "back to dm_crypt" to_in_tree
+
+# The workqueues (their sysfs directories on 6.12) and threads (kernel
+# threads, workqueue rescuers) that "crypt" makes for a device with the
+# optional arguments given, its reload's inactive table loaded beside it.
+crypt_names() {
+	local t
+	t="0 $(blockdev --getsz /dev/ram0) crypt aes-xts-plain64 $(hexkey 64) 0 /dev/ram0 0 $*"
+	dmsetup create vol --table "$t" && dmsetup reload vol --table "$t" || return
+	{ ls /sys/devices/virtual/workqueue; ps -e -o comm=; } | grep -E 'crypt' | sort
+	dmsetup remove vol
+}
+# high_priority where in-tree dm-crypt has it (6.12, not 6.1).
+names() {
+	local opts hp=0
+	[ "$in_tree_params" = "" ] || hp="1 high_priority"
+	for opts in 0 "1 same_cpu_crypt" "$hp"; do
+		echo "== $opts"
+		crypt_names "$opts"
+	done
+}
+in_tree_names=$(names)
+check "dm_crypt names a write thread" grep -q '^dmcrypt_write/' <<<"$in_tree_names"
+[ -z "$in_tree_params" ] ||
+	check "dm_crypt's workqueues have sysfs directories (6.12)" grep -q '^kcryptd-' <<<"$in_tree_names"
+to_dropin
+check_eq "the drop-in's workqueues and threads are named as dm_crypt's" "$(names)" "$in_tree_names"
+to_in_tree
 
 # readback DEV FILE: DEV's first bytes, read past the page cache, are FILE.
 readback() {
