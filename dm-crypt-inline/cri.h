@@ -74,7 +74,7 @@ struct cri_flavour {
 	/* Hex keys print as hex (dmsetup hides them only for "crypt"). */
 	bool hex_keys;
 	/* Added to dm-crypt's workqueue and write thread names. */
-	const char *thread_names;
+	const char *name_suffix;
 };
 
 extern const struct cri_flavour cri_flavour;

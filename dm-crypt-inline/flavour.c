@@ -24,7 +24,7 @@ const struct cri_flavour cri_flavour = {
 	.version	= CRI_DM_CRYPT_VERSION,
 	.inline_on	= BIT(CRI_NO_READ_WORKQUEUE) | BIT(CRI_NO_WRITE_WORKQUEUE),
 	.hex_keys	= true,
-	.thread_names	= "",
+	.name_suffix	= "",
 };
 #else
 const struct cri_flavour cri_flavour = {
@@ -32,6 +32,6 @@ const struct cri_flavour cri_flavour = {
 	.version	= {0, 1, 0},
 	.inline_on	= BIT(CRI_FORCE_INLINE),
 	.hex_keys	= false,
-	.thread_names	= "-inline",
+	.name_suffix	= "-inline",
 };
 #endif

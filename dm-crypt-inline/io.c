@@ -1197,7 +1197,7 @@ static struct workqueue_struct *cri_alloc_wq(struct cri_dev *cd,
 {
 	char name[32];
 
-	cri_wq_name(name, sizeof(name), base, cri_flavour.thread_names,
+	cri_wq_name(name, sizeof(name), base, cri_flavour.name_suffix,
 		    dm_table_device_name(ti->table), cd->wq_id);
 	return alloc_workqueue("%s", flags | CRI_WQ_SYSFS, max_active, name);
 }
@@ -1280,7 +1280,7 @@ int cri_io_init(struct cri_dev *cd, struct dm_target *ti, char **error)
 	spin_lock_init(&cd->write_lock);
 	cd->write_tree = RB_ROOT;
 	cd->write_thread = kthread_run(cri_write_thread, cd, "dmcrypt_write%s/%s",
-				       cri_flavour.thread_names,
+				       cri_flavour.name_suffix,
 				       dm_table_device_name(ti->table));
 	if (IS_ERR(cd->write_thread)) {
 		err = PTR_ERR(cd->write_thread);

@@ -73,17 +73,18 @@ check "back to dm_crypt" to_in_tree
 crypt_names() {
 	local t
 	t="0 $(blockdev --getsz /dev/ram0) crypt aes-xts-plain64 $(hexkey 64) 0 /dev/ram0 0 $*"
-	dmsetup create vol --table "$t" && dmsetup reload vol --table "$t" || return
-	{ ls /sys/devices/virtual/workqueue; ps -e -o comm=; } | grep -E 'crypt' | sort
+	dmsetup create vol --table "$t" || return
+	dmsetup reload vol --table "$t" &&
+		{ ls /sys/devices/virtual/workqueue; ps -e -o comm=; } | grep -E 'crypt' | sort
 	dmsetup remove vol
 }
 # high_priority where in-tree dm-crypt has it (6.12, not 6.1).
 names() {
-	local opts hp=0
-	[ "$in_tree_params" = "" ] || hp="1 high_priority"
-	for opts in 0 "1 same_cpu_crypt" "$hp"; do
-		echo "== $opts"
-		crypt_names "$opts"
+	local opts=(0 "1 same_cpu_crypt") o
+	[ -z "$in_tree_params" ] || opts+=("1 high_priority")
+	for o in "${opts[@]}"; do
+		echo "== $o"
+		crypt_names "$o"
 	done
 }
 in_tree_names=$(names)
