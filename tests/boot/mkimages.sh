@@ -20,7 +20,8 @@
 # BUSYBOX bound over /usr/bin/busybox, all gone with it.  The root
 # volume's crypttab line carries the perf flags and a key file
 # (WORK/root.key, put in /etc/keys and into the initramfs as
-# cryptsetup-initramfs does with KEYFILE_PATTERN).
+# cryptsetup-initramfs does with KEYFILE_PATTERN); modprobe.d gives
+# dm_crypt an option.
 #
 #   mkimages.sh KVER WORK UUID BUSYBOX
 set -euo pipefail
@@ -56,6 +57,8 @@ mkdir -p /etc/keys /etc/cryptsetup-initramfs
 install -m 0600 "$work/root.key" /etc/keys/root.key
 echo "cryptroot UUID=$uuid /etc/keys/root.key luks,initramfs,no-read-workqueue,no-write-workqueue" >/etc/crypttab
 echo 'KEYFILE_PATTERN="/etc/keys/*.key"' >/etc/cryptsetup-initramfs/conf-hook
+# An option for dm_crypt, which whichever module serves crypt takes.
+echo 'options dm_crypt max_write_size=65536' >/etc/modprobe.d/cri-boot.conf
 mkdir -p /etc/initramfs-tools/hooks /etc/initramfs-tools/scripts/local-bottom
 install -m 0755 "$top/scripts/dm-inline.d/initramfs-hook" /etc/initramfs-tools/hooks/dm-crypt-dropin
 install -m 0755 "$top/tests/boot/report" /etc/initramfs-tools/scripts/local-bottom/cri-report

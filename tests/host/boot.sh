@@ -7,7 +7,9 @@
 #
 #   enabled   the drop-in opens the root: its table carries dm-crypt's two
 #             flags and its status shows bios served inline; the root's
-#             files read back and a file written reads back
+#             files read back and a file written reads back; it took
+#             dm_crypt's options from the command line and modprobe.d, as
+#             in-tree dm-crypt does in the boots below
 #   disabled  in-tree dm-crypt opens it and reads the file the drop-in
 #             wrote; the image holds the same files as one made before
 #             the drop-in was installed, and no rule
@@ -95,8 +97,8 @@ for i in enabled enabled-static; do
 		"dkms/dm-crypt-dropin.ko modprobe.d/dm-crypt-dropin.conf "
 	check "$i: the rule in it is dm-inline's" cmp <(unpacked $i etc/modprobe.d/dm-crypt-dropin.conf) \
 		<("$TOP/scripts/dm-inline" dropin rule)
-	check_eq "$i: it loads the drop-in early (conf/modules)" \
-		"$(unpacked $i conf/modules | grep -c '^dm_crypt_dropin$')" "1"
+	check_eq "$i: it loads dm_crypt early, through the rule (conf/modules)" \
+		"$(unpacked $i conf/modules | grep -E '^dm_crypt(_dropin)?$')" "dm_crypt"
 done
 check_eq "missing: the rule, no module" "$(in_image missing)" "modprobe.d/dm-crypt-dropin.conf "
 check_eq "disabled: none of them" "$(in_image disabled)" ""
@@ -104,8 +106,11 @@ check_eq "disabled: the same files as an image made before the drop-in was insta
 	"$(diff "$work/stock.list" "$work/disabled.list")" ""
 check "stock: in-tree dm-crypt in it" grep -qE '/dm-crypt\.ko(\.[a-z]+)?$' "$work/stock.list"
 
+# dm-crypt's options, one on the kernel command line, one in modprobe.d
+# (mkimages.sh): whichever module serves crypt takes both.
+opts="dm_crypt.max_read_size=32768"
 # boot NAME IMAGE [CMDLINE]: boot the stock kernel with IMAGE on the root
-# volume; the kernel's console in WORK/NAME.console, what the test's
+# volume and $opts; the kernel's console in WORK/NAME.console, what the test's
 # scripts say in WORK/NAME.boot.  Under TCG a stock kernel has been seen,
 # rarely, to hang or oops in early boot: one more try if it never reached
 # the initramfs.
@@ -116,7 +121,7 @@ boot() {
 			-accel tcg,thread=multi -cpu max -smp 2 -m 1024 \
 			-kernel "/boot/vmlinuz-$v" -initrd "$work/$2.img" \
 			-drive "file=$work/disk.img,if=virtio,format=raw" -device virtio-rng-pci \
-			-append "console=ttyS0 root=/dev/mapper/cryptroot rw panic=-1 loglevel=4 ${3:-}" \
+			-append "console=ttyS0 root=/dev/mapper/cryptroot rw panic=-1 loglevel=4 $opts ${3:-}" \
 			-serial "file:$work/$1.console" -serial "file:$work/$1.boot" -monitor none >/dev/null 2>&1
 		grep -q 'Begin: Loading essential drivers' "$work/$1.console" && return 0
 		echo "boot: $1: try $n never reached the initramfs"
@@ -132,6 +137,8 @@ said() {
 booted() {
 	check_eq "$1: the root volume mounted, its init ran to the end" "$(grep -c '^BOOT done' "$work/$1.boot")" "1"
 	check_eq "$1: $2 serves crypt" "$(said "$1" modules)" "$2 "
+	check_eq "$1: it took dm_crypt's options (max_read_size, max_write_size)" \
+		"$(said "$1" params)" "32768 65536 "
 	check_eq "$1: the root's data reads back" "$(said "$1" data)" "read back"
 	check_eq "$1: a file written reads back" "$(said "$1" write)" "read back"
 	[ -z "${3:-}" ] || check_eq "$1: the file the boot before wrote reads back" "$(said "$1" written)" "read back"
