@@ -280,6 +280,11 @@ int cri_aead_setkey(struct cri_dev *cd, const u8 *key, unsigned int size);
 int cri_integrity_init(struct cri_dev *cd, char **error);
 void cri_integrity_exit(struct cri_dev *cd);
 
+/* audit.c */
+void cri_audit_ctr(struct dm_target *ti, bool built);
+void cri_audit_dtr(struct dm_target *ti);
+void cri_audit_aead(struct block_device *bdev, sector_t sector);
+
 /* io.c */
 int cri_io_init(struct cri_dev *cd, struct dm_target *ti, char **error);
 void cri_io_exit(struct cri_dev *cd);

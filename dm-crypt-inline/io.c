@@ -479,10 +479,11 @@ static int cri_sector_done(struct cri_io *io)
 
 /*
  * The sector at the iterators failed.  An AEAD's verdict that it is not
- * authentic is logged with the sector (dm-crypt's message) and returned as
- * dm-crypt returns it.  Whatever an AEAD read failed with, what it left
- * in the reader's sector is zeroed: some (gcm) decrypt before they verify,
- * and no unauthenticated plaintext may reach the reader.
+ * authentic is logged with the sector (dm-crypt's message and audit
+ * record) and returned as dm-crypt returns it.  Whatever an AEAD read
+ * failed with, what it left in the reader's sector is zeroed: some (gcm)
+ * decrypt before they verify, and no unauthenticated plaintext may reach
+ * the reader.
  */
 static void cri_sector_failed(struct cri_io *io, int err)
 {
@@ -493,6 +494,7 @@ static void cri_sector_failed(struct cri_io *io, int err)
 	if (err == -EBADMSG) {
 		DMERR_LIMIT("%pg: INTEGRITY AEAD ERROR, sector %llu",
 			    cd->dev->bdev, io->iv_sector - cd->cfg.iv_offset);
+		cri_audit_aead(cd->dev->bdev, io->iv_sector - cd->cfg.iv_offset);
 		io->status = BLK_STS_PROTECTION;
 	}
 	if (cd->aead && !io->write) {

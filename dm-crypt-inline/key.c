@@ -230,21 +230,25 @@ static bool cri_is_owned_desc(const struct cri_config *cfg)
 static LIST_HEAD(cri_table_keys);
 static DEFINE_MUTEX(cri_table_keys_lock);
 
-static bool cri_same_key_ref(const struct cri_dev *a, const struct cri_dev *b)
+static bool cri_same_key_ref(const struct cri_dev *live,
+			     const struct cri_dev *cd,
+			     const struct cri_config *cfg)
 {
-	return a->md == b->md && a->cfg.key_type == b->cfg.key_type &&
-	       a->cfg.key_size == b->cfg.key_size &&
-	       !strcmp(a->cfg.key_desc, b->cfg.key_desc);
+	return live->md == cd->md && live->cfg.key_type == cfg->key_type &&
+	       live->cfg.key_size == cfg->key_size &&
+	       !strcmp(live->cfg.key_desc, cfg->key_desc);
 }
 
-static struct key *cri_live_table_key(const struct cri_dev *cd)
+static struct key *cri_live_table_key(const struct cri_dev *cd,
+				      const struct cri_config *cfg)
 {
 	struct key *key = ERR_PTR(-ENOKEY);
 	struct cri_dev *live;
 
 	mutex_lock(&cri_table_keys_lock);
 	list_for_each_entry(live, &cri_table_keys, table_key_node) {
-		if (cri_same_key_ref(live, cd) && !key_validate(live->table_key)) {
+		if (cri_same_key_ref(live, cd, cfg) &&
+		    !key_validate(live->table_key)) {
 			key = key_get(live->table_key);
 			break;
 		}
@@ -273,12 +277,13 @@ static void cri_release_table_key(struct cri_dev *cd)
 }
 
 /*
- * Our own keys are found in our keyring, others as dm-crypt finds them,
- * or else held by the live table of the same device.
+ * The key @cfg names for a table of cd's device: our own keys are found in
+ * our keyring, others as dm-crypt finds them, or else held by the live
+ * table of the same device.
  */
-static struct key *cri_lookup_key(const struct cri_dev *cd)
+static struct key *cri_lookup_key(const struct cri_dev *cd,
+				  const struct cri_config *cfg)
 {
-	const struct cri_config *cfg = &cd->cfg;
 	struct key *key;
 	key_ref_t ref;
 
@@ -289,7 +294,7 @@ static struct key *cri_lookup_key(const struct cri_dev *cd)
 	}
 	key = request_key(cri_key_type(cfg->key_type), cfg->key_desc, NULL);
 	if (PTR_ERR_OR_ZERO(key) == -ENOKEY)
-		key = cri_live_table_key(cd);
+		key = cri_live_table_key(cd, cfg);
 	return key;
 }
 
@@ -377,26 +382,45 @@ static int cri_store_hex_key(struct cri_dev *cd, char **error)
 	return err;
 }
 
-static int cri_load_keyring_key(struct cri_dev *cd, char **error)
+/*
+ * Look up the keyring key @cfg names and copy its bytes into cfg->key;
+ * *keyp gets a reference to the key.
+ */
+static int cri_fetch_keyring_key(const struct cri_dev *cd,
+				 struct cri_config *cfg, struct key **keyp,
+				 char **error)
 {
-	struct cri_config *cfg = &cd->cfg;
 	struct key *key;
 	int err;
 
-	key = cri_lookup_key(cd);
+	key = cri_lookup_key(cd, cfg);
 	if (IS_ERR(key)) {
 		*error = "Keyring key not found or not accessible";
 		return PTR_ERR(key);
 	}
 	err = cri_read_keyring(cfg, key, error);
-	if (!err && cri_is_owned_desc(cfg)) {
+	if (err)
+		key_put(key);
+	else
+		*keyp = key;
+	return err;
+}
+
+/* Count the table among the users of the keyring key it now uses. */
+static int cri_hold_keyring_key(struct cri_dev *cd, struct key *key,
+				char **error)
+{
+	int err = 0;
+
+	if (cri_is_owned_desc(&cd->cfg)) {
 		err = cri_hold_owned(key);
-		if (!err)
+		if (err)
+			*error = "Cannot allocate key storage";
+		else
 			cd->owned_key = key;
-	} else if (!err) {
+	} else {
 		cri_hold_table_key(cd, key);
 	}
-	key_put(key);
 	return err;
 }
 
@@ -421,7 +445,13 @@ static int cri_apply_key(struct cri_dev *cd, const u8 *key)
 	return err ?: r;
 }
 
-int cri_load_key(struct cri_dev *cd, char **error)
+/*
+ * Give the tfms the key cd->cfg holds: its bytes in cfg->key, @key the
+ * keyring key they came from (NULL for hex), whose reference this
+ * consumes.  cfg->key is wiped and freed whatever happens; the key is
+ * valid when this returns 0.
+ */
+static int cri_install_key(struct cri_dev *cd, struct key *key, char **error)
 {
 	struct cri_config *cfg = &cd->cfg;
 	int err = 0;
@@ -432,21 +462,19 @@ int cri_load_key(struct cri_dev *cd, char **error)
 		if (!cd->wipe_key) {
 			*error = "Cannot allocate key storage";
 			err = -ENOMEM;
-			goto out;
 		}
 	}
-	if (cfg->key_type != CRI_KEY_HEX && cfg->key_type != CRI_KEY_NONE)
-		err = cri_load_keyring_key(cd, error);
-	if (err)
-		goto out;
-	err = cri_apply_key(cd, cfg->key);
-	if (err) {
-		*error = "Error setting the key: wrong size for the cipher?";
-		goto out;
+	if (!err && key)
+		err = cri_hold_keyring_key(cd, key, error);
+	if (!err) {
+		err = cri_apply_key(cd, cfg->key);
+		if (err)
+			*error = "Error setting the key: wrong size for the cipher?";
 	}
-	if (cfg->key_type == CRI_KEY_HEX)
+	if (!err && cfg->key_type == CRI_KEY_HEX)
 		err = cri_store_hex_key(cd, error);
-out:
+	if (key)
+		key_put(key);
 	/* The tfms hold the key schedules; no other copy stays behind. */
 	kfree_sensitive(cfg->key);
 	cfg->key = NULL;
@@ -455,6 +483,23 @@ out:
 		cri_release_table_key(cd);
 	cd->key_valid = !err;
 	return err;
+}
+
+int cri_load_key(struct cri_dev *cd, char **error)
+{
+	struct cri_config *cfg = &cd->cfg;
+	struct key *key = NULL;
+	int err = 0;
+
+	if (cfg->key_type != CRI_KEY_HEX && cfg->key_type != CRI_KEY_NONE)
+		err = cri_fetch_keyring_key(cd, cfg, &key, error);
+	if (err) {
+		kfree_sensitive(cfg->key);
+		cfg->key = NULL;
+		cd->key_valid = false;
+		return err;
+	}
+	return cri_install_key(cd, key, error);
 }
 
 void cri_put_key(struct cri_dev *cd)
@@ -532,36 +577,67 @@ int cri_wipe_key(struct cri_dev *cd, char **error)
 	return err;
 }
 
+/* The key size an argument of "key set" gives, as dm-crypt reads it. */
+static int cri_key_arg_size(const char *arg)
+{
+	unsigned int size;
+	char c;
+
+	if (arg[0] != ':')
+		return strlen(arg) / 2;
+	if (sscanf(arg + 1, "%u%c", &size, &c) != 2 || c != ':' || size > INT_MAX)
+		return -EINVAL;
+	return size;
+}
+
 /*
- * "key set <key>": a key of the table's size, hex or keyring reference.
- * A malformed key or one of the wrong size changes nothing (as dm-crypt);
- * past that the key is invalid until it is fully loaded, so that whatever
- * fails on the way, the device cannot resume on a half-replaced key.
+ * "key set <key>", with dm-crypt's effect on the key's validity: a key of
+ * another size than the table's, or a keyring reference that is malformed,
+ * not found or revoked, changes nothing; hex of the right length that is
+ * not hex leaves the device without a valid key, as dm-crypt invalidates
+ * its key before decoding.  Past those checks the key is invalid until
+ * fully loaded, so that whatever fails on the way, the device cannot
+ * resume on a half-replaced key.  Our own copy of the old key is released
+ * only once the new one is held: they may be the same key.
  */
 int cri_set_key(struct cri_dev *cd, char *arg, char **error)
 {
 	struct cri_config *cfg = &cd->cfg;
 	struct cri_config new = { };
+	bool keyring = arg[0] == ':';
+	struct key *key = NULL, *old;
 	int err;
 
-	err = cri_parse_key(&new, arg, error);
-	if (!err && new.key_size != cfg->key_size) {
+	err = cri_key_arg_size(arg);
+	if (err < 0 || (unsigned int)err != cfg->key_size) {
 		*error = "Key size differs from the table's";
-		err = -EINVAL;
+		return -EINVAL;
 	}
+	err = cri_parse_key(&new, arg, error);
+	if (!err && keyring)
+		err = cri_fetch_keyring_key(cd, &new, &key, error);
 	if (err) {
 		kfree_sensitive(new.key);
 		kfree(new.key_desc);
+		if (!keyring) {
+			cd->key_valid = false;
+			cri_put_key(cd);
+		}
 		return err;
 	}
 	cd->key_valid = false;
-	cri_put_key(cd);
+	old = cd->owned_key;
+	cd->owned_key = NULL;
+	cri_release_table_key(cd);
 	kfree(cfg->key_desc);
 	cfg->key_desc = new.key_desc;
 	cfg->key_type = new.key_type;
 	kfree_sensitive(cfg->key);
 	cfg->key = new.key;
-	return cri_load_key(cd, error);
+	err = cri_install_key(cd, key, error);
+	if (old)
+		cri_release_owned(old);
+	return err;
 }
 
 /*

@@ -27,12 +27,10 @@ static void cri_free_tfms(struct cri_dev *cd)
 	cd->aead = NULL;
 }
 
-static void cri_dtr(struct dm_target *ti)
+static void cri_free(struct dm_target *ti)
 {
 	struct cri_dev *cd = ti->private;
 
-	if (!cd)
-		return;
 	cri_io_exit(cd);
 	cri_integrity_exit(cd);
 	cri_put_key(cd);
@@ -46,6 +44,15 @@ static void cri_dtr(struct dm_target *ti)
 	mutex_destroy(&cd->lock);
 	kfree_sensitive(cd);
 	ti->private = NULL;
+}
+
+/* As dm-crypt, the audit record follows the teardown. */
+static void cri_dtr(struct dm_target *ti)
+{
+	if (!ti->private)
+		return;
+	cri_free(ti);
+	cri_audit_dtr(ti);
 }
 
 /*
@@ -184,9 +191,20 @@ static int cri_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	ti->limit_swap_bios = true;
 	if (test_bit(CRI_ALLOW_DISCARDS, &cd->cfg.flags))
 		ti->num_discard_bios = 1;
+	cri_audit_ctr(ti, true);
 	return 0;
 
 bad:
+	/*
+	 * Audited as dm-crypt audits a refused table: a ctr record with the
+	 * reason, then the dtr of its unwinding; not when too few arguments
+	 * were given, which dm-crypt refuses before it audits anything.
+	 */
+	if (argc < 5) {
+		cri_free(ti);
+		return err;
+	}
+	cri_audit_ctr(ti, false);
 	cri_dtr(ti);
 	return err;
 }

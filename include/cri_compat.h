@@ -121,6 +121,29 @@ static inline bool cri_mempool_is_saturated(mempool_t *pool)
 }
 
 /*
+ * dm-audit's record of a target's construction or destruction.  dm core
+ * exports dm_audit_log_ti() where CONFIG_DM_AUDIT is set, but declares it
+ * in a header private to drivers/md; the prototype here is that one.
+ */
+struct dm_target;
+#if IS_ENABLED(CONFIG_DM_AUDIT)
+void dm_audit_log_ti(int audit_type, const char *dm_msg_prefix, const char *op,
+		     struct dm_target *ti, int result);
+static inline void cri_dm_audit_ti(int audit_type, const char *prefix,
+				   const char *op, struct dm_target *ti,
+				   int result)
+{
+	dm_audit_log_ti(audit_type, prefix, op, ti, result);
+}
+#else
+static inline void cri_dm_audit_ti(int audit_type, const char *prefix,
+				   const char *op, struct dm_target *ti,
+				   int result)
+{
+}
+#endif
+
+/*
  * In-tree dm-crypt's target version on each kernel.  The drop-in reports
  * it: cryptsetup decides by the version what the kernel's crypt target can
  * do (keyring keys, sector_size, the perf flags).

@@ -109,6 +109,33 @@ load_aesni() {
 	return 0
 }
 
+# audit_on: from now on the kernel writes audit records, dm-audit's among
+# them, to its log (with no auditd the kernel prints them), enabled through
+# the audit netlink socket; fails where the kernel has no audit.
+audit_on() {
+	sysctl -qw kernel.printk_ratelimit_burst=10000 || return
+	$PY - <<'EOF'
+import socket, struct, sys
+# NETLINK_AUDIT; AUDIT_SET with struct audit_status's mask and enabled
+# (AUDIT_STATUS_ENABLED, 1), the rest zero; NLM_F_REQUEST | NLM_F_ACK.
+s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 9)
+body = struct.pack("=8I", 1, 1, 0, 0, 0, 0, 0, 0)
+s.sendto(struct.pack("=IHHII", 16 + len(body), 1001, 5, 1, 0) + body, (0, 0))
+reply = s.recv(4096)
+# NLMSG_ERROR (2) with error 0 is the ack.
+sys.exit(struct.unpack_from("=H", reply, 4)[0] != 2 or struct.unpack_from("=i", reply, 16)[0] != 0)
+EOF
+}
+
+# audit_records TYPE...: the records of these types in the kernel log,
+# from "module=" on (kauditd prints them a moment after they are made).
+audit_records() {
+	local t re=""
+	sleep 0.5
+	for t in "$@"; do re="$re${re:+|}type=$t "; done
+	dmesg | grep -E "audit: ($re)" | sed 's/.* module=/module=/'
+}
+
 # proc_crypto DRIVER FIELD: one field of DRIVER's /proc/crypto entry (the
 # registered algorithm, not a larval of it).
 proc_crypto() {

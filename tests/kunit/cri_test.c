@@ -736,24 +736,41 @@ static void test_key_message_not_suspended(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, cd->key_valid);
 }
 
-/* A key of the wrong size or a malformed one changes nothing, and is wiped. */
+/* Hex of the table's key size that is not hex. */
+#define NOT_HEX32 "0z0102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+
+/*
+ * As dm-crypt: other messages, a key of another size than the table's and
+ * a keyring reference that is malformed or names no key change nothing;
+ * hex of the table's size that is not hex leaves no valid key.  Every key
+ * argument is wiped from dm core's copy.
+ */
 static void test_key_message_refused_set(struct kunit *test)
 {
+	static const char * const keep[] = {
+		"key set " K64, "key set 00" K32, "key set -",
+		"key set :32:logon", "key set :32:frob:x", "key set :16:logon:x",
+		"key set :32:logon:cri-kunit-no-such-key", "key frob " K32,
+	};
 	struct cri_dev *cd = key_dev(test);
 	char **argv, *error;
+	unsigned int i;
 
 	cd->suspended = true;
-	KUNIT_EXPECT_EQ(test, -EINVAL, key_message(test, cd, "key set " K64, &argv, &error));
-	KUNIT_EXPECT_STREQ(test, error, "Key size differs from the table's");
-	KUNIT_EXPECT_EQ(test, strspn(argv[2], "0"), strlen(K64));
-	KUNIT_EXPECT_TRUE(test, cd->key_valid);
-	KUNIT_EXPECT_EQ(test, -EINVAL, key_message(test, cd, "key set :32:logon", &argv, &error));
-	KUNIT_EXPECT_EQ(test, strspn(argv[2], "0"), strlen(":32:logon"));
-	KUNIT_EXPECT_TRUE(test, cd->key_valid);
-	KUNIT_EXPECT_EQ(test, -EINVAL, key_message(test, cd, "key frob " K32, &argv, &error));
-	KUNIT_EXPECT_EQ(test, strspn(argv[2], "0"), strlen(K32));
+	for (i = 0; i < ARRAY_SIZE(keep); i++) {
+		KUNIT_EXPECT_NE_MSG(test, 0, key_message(test, cd, keep[i], &argv, &error),
+				    keep[i]);
+		KUNIT_EXPECT_NOT_NULL_MSG(test, error, keep[i]);
+		if (argv[2])
+			KUNIT_EXPECT_EQ_MSG(test, strspn(argv[2], "0"), strlen(argv[2]), keep[i]);
+		KUNIT_EXPECT_TRUE_MSG(test, cd->key_valid, keep[i]);
+	}
 	KUNIT_EXPECT_EQ(test, -EINVAL, key_message(test, cd, "key wipe now", &argv, &error));
 	KUNIT_EXPECT_TRUE(test, cd->key_valid);
+	KUNIT_EXPECT_EQ(test, -EINVAL, key_message(test, cd, "key set " NOT_HEX32, &argv, &error));
+	KUNIT_EXPECT_STREQ(test, error, "Invalid key string: not hex");
+	KUNIT_EXPECT_EQ(test, strspn(argv[2], "0"), strlen(argv[2]));
+	KUNIT_EXPECT_FALSE(test, cd->key_valid);
 }
 
 /* "key wipe" on a real tfm: the key is gone, the answer is setkey's. */

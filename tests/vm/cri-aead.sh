@@ -13,8 +13,9 @@
 #    AEAD (xts(aes)-random, integrity:N:none) cross-read.
 # 3. One sector's data changed beneath dm-crypt's tag, or its tag and IV
 #    replaced beneath its data: a read of it fails with dm-crypt's error
-#    (EILSEQ), the log names the sector, the sectors beside it read, and
-#    the reader's buffer holds none of its plaintext.
+#    (EILSEQ), the log names the sector and dm-audit records it as for
+#    dm-crypt, the sectors beside it read, and the reader's buffer holds
+#    none of its plaintext.
 # 4. Tables dm-crypt refuses are refused with its reason on this kernel
 #    (no integrity profile beneath, tag and sector size mismatches, an AEAD
 #    tag size the cipher cannot do), the others taken; nothing left behind.
@@ -25,6 +26,7 @@
 . "$TOP/tests/lib.sh"
 
 load_targets || die "loading targets"
+audit_on || die "audit"
 modprobe dm_integrity || die "dm-integrity"
 ramdisks 2 48 || die "brd"
 mkdir -p /run/cryptsetup /run/lock
@@ -210,7 +212,9 @@ except OSError as e:
 print(bytes(buf[:512]).hex())
 EOF
 }
-# tampered LABEL: sector 17 fails as dm-crypt fails it, 16 and 18 read.
+# tampered LABEL: sector 17 fails as dm-crypt fails it, 16 and 18 read;
+# each read of it leaves one dm-audit record naming the device beneath.
+i0_dev=$(stat -Lc '%Hr:%Lr' /dev/mapper/i0)
 tampered() {
 	local out plain blk leak=0
 	dmesg_clear
@@ -233,6 +237,9 @@ tampered() {
 	dmsetup create ref --table "0 $n crypt $args"
 	check_eq "$1: dm-crypt fails it too" "$(read_sector /dev/mapper/ref 17 | head -n 1)" "EILSEQ"
 	dmsetup remove ref
+	check_eq "$1: one dm-audit record of sector 17 each, as dm-crypt's" "$(audit_records 1339)" \
+		"module=crypt-inline op=integrity-aead dev=$i0_dev sector=17 res=0
+module=crypt op=integrity-aead dev=$i0_dev sector=17 res=0"
 }
 # Data: one byte of sector 17 flipped through dm-integrity, its tag kept.
 dd if=/dev/mapper/i0 of=/tmp/s17 bs=512 skip=17 count=1 iflag=direct status=none

@@ -5,7 +5,9 @@
 # 1. It registers "crypt" with the running kernel's dm-crypt version and
 #    module parameters, and only one of the two modules can be loaded; its
 #    workqueues (with their sysfs directories on 6.12) and threads have
-#    dm-crypt's names, also across a reload.
+#    dm-crypt's names, also across a reload; a failed "key set" leaves
+#    its key valid or not as dm-crypt's; its dm-audit records of tables
+#    built, refused and torn down are dm-crypt's.
 # 2. Volumes made by in-tree dm-crypt (LUKS2 defaults, LUKS1, plain with a
 #    hex key, LUKS2 with hmac-sha256 integrity, lmk, tcw, elephant) open
 #    on the drop-in with the same table line (keys printed as dm-crypt
@@ -67,6 +69,75 @@ check_eq "the drop-in has dm_crypt's parameters ($in_tree_params)" \
 	"$in_tree_params"
 check "back to dm_crypt" to_in_tree
 
+# readback DEV FILE: DEV's first bytes, read past the page cache, are FILE.
+readback() {
+	cmp -n "$(stat -c %s "$2")" <(dd if="$1" bs=1M iflag=direct status=none) "$2"
+}
+writeto() {
+	dd if="$2" of="$1" bs=1M oflag=direct status=none
+}
+
+# A "key set" that fails, on a suspended device: whether the message and
+# the resume after it succeed, and whether the device then reads what it
+# wrote (a resume refused, the right key is set again first).  Keyring
+# references that name no key, a revoked key, a key of another size or a
+# type that does not exist; hex that is not hex; "-" for a keyed table.
+keyctl link @u @s >/dev/null 2>&1
+head -c 64 /dev/urandom | keyctl padd logon cri:revoked @u >/tmp/revoked-id &&
+	keyctl revoke "$(cat /tmp/revoked-id)" || die "keyctl: a revoked key"
+head -c 32 /dev/urandom | keyctl padd logon cri:short @u >/dev/null || die "keyctl: a short key"
+key_edges() {
+	local k n c m r name
+	k=$(hexkey 64)
+	n=$(blockdev --getsz /dev/ram0)
+	dmsetup create vol --table "0 $n crypt aes-xts-plain64 $k 0 /dev/ram0 0" || return
+	writeto /dev/mapper/vol /tmp/p1
+	for c in absent:64:logon:cri:absent revoked:64:logon:cri:revoked \
+		short:64:logon:cri:short type:64:frob:cri:short "hex zz${k:2}" "none -"; do
+		name=${c%%[: ]*} c=${c#"$name"}
+		c=${c# }
+		dmsetup suspend vol
+		dmsetup message vol 0 key set "$c" 2>/dev/null && m=ok || m=refused
+		dmsetup resume vol 2>/dev/null && r=ok || r=refused
+		[ $r = ok ] || { dmsetup message vol 0 key set "$k" && dmsetup resume vol; }
+		readback /dev/mapper/vol /tmp/p1 && echo "$name: set $m, resume $r, reads back" ||
+			echo "$name: set $m, resume $r, reads otherwise"
+	done
+	dmsetup remove vol
+}
+# dm-audit's records of a table built, one refused for its device, one
+# with too few arguments (which dm-crypt refuses before it audits) and a
+# table torn down: the task's fields aside, what each says.
+audit_on || die "audit"
+ctl_records() {
+	local n k
+	n=$(blockdev --getsz /dev/ram0) k=$(hexkey 64)
+	sleep 0.5	# (kauditd prints the records before this a moment late)
+	dmesg_clear
+	dmsetup create vol --table "0 $n crypt aes-xts-plain64 $k 0 /dev/ram0 0"
+	dmsetup create bad --table "0 $n crypt aes-xts-plain64 $k 0 /dev/nonexistent 0" 2>/dev/null
+	dmsetup create few --table "0 $n crypt aes-xts-plain64 $k 0" 2>/dev/null
+	dmsetup remove vol
+	audit_records 1338 | sed -E 's/^(module=[^ ]* op=[^ ]*) .* (dev=)/\1 \2/'
+}
+in_tree_ctl=$(ctl_records)
+check_eq "dm_crypt audits a table built, refused and torn down (4 records)" \
+	"$(sed -E 's/dev=[0-9]+:[0-9]+/dev=/' <<<"$in_tree_ctl")" \
+	"module=crypt op=ctr dev= error_msg='success' res=1
+module=crypt op=ctr dev= error_msg='Device lookup failed' res=0
+module=crypt op=dtr dev= error_msg='success' res=1
+module=crypt op=dtr dev= error_msg='success' res=1"
+in_tree_edges=$(key_edges)
+check_eq "dm_crypt keeps its key when a keyring key is absent or \"-\" is sent, loses it on bad hex" \
+	"$(grep -E '^(absent|hex|none):' <<<"$in_tree_edges")" \
+	"absent: set refused, resume ok, reads back
+hex: set refused, resume refused, reads back
+none: set refused, resume ok, reads back"
+to_dropin
+check_eq "a failed key set leaves the drop-in's key as dm_crypt's" "$(key_edges)" "$in_tree_edges"
+check_eq "the drop-in's dm-audit records are dm_crypt's" "$(ctl_records)" "$in_tree_ctl"
+to_in_tree
+
 # The workqueues (their sysfs directories on 6.12) and threads (kernel
 # threads, workqueue rescuers) that "crypt" makes for a device with the
 # optional arguments given, its reload's inactive table loaded beside it.
@@ -95,13 +166,6 @@ to_dropin
 check_eq "the drop-in's workqueues and threads are named as dm_crypt's" "$(names)" "$in_tree_names"
 to_in_tree
 
-# readback DEV FILE: DEV's first bytes, read past the page cache, are FILE.
-readback() {
-	cmp -n "$(stat -c %s "$2")" <(dd if="$1" bs=1M iflag=direct status=none) "$2"
-}
-writeto() {
-	dd if="$2" of="$1" bs=1M oflag=direct status=none
-}
 
 # make_vol KIND: a volume on /dev/ram0 (tables of the old formats are kept
 # in /tmp/table-KIND); open_vol KIND opens it as vol.
