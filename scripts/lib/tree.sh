@@ -1,12 +1,21 @@
 # Helpers for host tests that need a pristine copy of the project.
 
 # clean_copy DIR: the tracked files of this checkout (with uncommitted edits)
-# copied into DIR, without build products.
+# copied into DIR, without build products.  Outside a git work tree (a
+# release tarball) it is the whole tree less what Kbuild and the tests write.
 clean_copy() {
 	local dst=$1
 	mkdir -p "$dst"
-	(cd "$TOP" && git ls-files -z --cached --others --exclude-standard |
-		xargs -0 tar cf - 2>/dev/null) | (cd "$dst" && tar xf -)
+	if git -C "$TOP" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+		(cd "$TOP" && git ls-files -z --cached --others --exclude-standard |
+			xargs -0 tar cf - 2>/dev/null) | (cd "$dst" && tar xf -)
+	else
+		tar -C "$TOP" -cf - --exclude=./build --exclude='*.o' \
+			--exclude='*.ko' --exclude='*.mod' --exclude='*.mod.c' \
+			--exclude='.*.cmd' --exclude=Module.symvers \
+			--exclude=modules.order --exclude=.tmp_versions . |
+			(cd "$dst" && tar xf -)
+	fi
 }
 
 # checkpatch_dir: a directory holding checkpatch.pl and its data files from

@@ -1,15 +1,16 @@
 #!/bin/bash
-# The Debian package: `scripts/deb` builds dm-crypt-inline-dkms from a
-# clean copy with debhelper and dh-dkms; lintian finds no error and no
-# warning; `apt install ./deb` builds and installs both modules (not
-# placeholders) for every installed kernel with headers, signed with DKMS's
-# key, the tool, its man page and the (disabled) unit are in place and
-# nothing is enabled; a guest loads the installed modules; a kernel outside
-# the tested series, and one whose build fails, pass Debian's DKMS kernel
-# hooks with placeholders and a message; a kernel installed afterwards gets
-# the modules and loses them when removed; with the drop-in enabled (its
-# modprobe rule, an initramfs carrying it) `apt remove` leaves no module,
-# no rule and an initramfs without it, and `apt purge` nothing at all.
+# The Debian package: `scripts/deb`, run in a release tree (no .git), builds
+# dm-crypt-inline-dkms from a clean copy with debhelper and dh-dkms; lintian
+# finds no error and no warning; `apt install ./deb` builds and installs
+# the three modules (not placeholders) for every installed kernel with headers,
+# signed with DKMS's key, the tool, its man page and the (disabled) unit are
+# in place and nothing is enabled; a guest loads the installed modules; a
+# kernel outside the tested series, and one whose build fails, pass Debian's
+# DKMS kernel hooks with placeholders and a message; a kernel installed
+# afterwards gets the modules and loses them when removed; with the drop-in
+# enabled (its modprobe rule, an initramfs carrying it) `apt remove` leaves
+# no module, no rule and an initramfs without it, and `apt purge` nothing at
+# all.
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/lib.sh"
 . "$TOP/scripts/lib/tree.sh"
@@ -46,7 +47,10 @@ cleanup() {
 trap 'cleanup; rm -rf "$work"' EXIT
 cleanup
 
-deb=$("$TOP/scripts/deb" "$work") || die "scripts/deb"
+# From a release tree: the project without .git, as `git archive` gives it.
+clean_copy "$work/release"
+check "the release tree has no .git" test ! -e "$work/release/.git"
+deb=$("$work/release/scripts/deb" "$work") || die "scripts/deb in a release tree"
 check_eq "package file name" "$(basename "$deb")" "${pkg}_${ver}_all.deb"
 lint=$(lintian --fail-on error,warning "$deb" 2>&1)
 check_eq "lintian: exit status" "$?" "0"
