@@ -26,6 +26,15 @@
 	"target reading dm-crypt's table, with crypto inline on the IO path"
 #endif
 
+/*
+ * A refused table's reason starts with dm-crypt's text for the same fault
+ * (the same in 6.1 and 6.12), so that what matches the kernel's log line
+ * for dm-crypt matches ours; what exactly is wrong follows the colon.
+ */
+#define CRI_ERR_KEY	"Error decoding and setting key: "
+#define CRI_ERR_IV	"Error creating IV: "
+#define CRI_ERR_TFM	"Error allocating crypto tfm: "
+
 #include <linux/bio.h>
 #include <linux/device-mapper.h>
 #include <linux/mempool.h>

@@ -1219,13 +1219,13 @@ int cri_io_init(struct cri_dev *cd, struct dm_target *ti, char **error)
 
 	err = bioset_init(&cd->bs, CRI_MIN_IOS, 0, BIOSET_NEED_BVECS);
 	if (err) {
-		*error = "Cannot allocate bioset";
+		*error = "Cannot allocate crypt bioset";
 		return err;
 	}
 	if (cd->integ.tuple_size) {
 		err = bioset_integrity_create(&cd->bs, CRI_MIN_IOS);
 		if (err) {
-			*error = "Cannot allocate bioset";
+			*error = "Cannot allocate crypt bioset";
 			goto err_bs;
 		}
 	}
@@ -1267,14 +1267,14 @@ int cri_io_init(struct cri_dev *cd, struct dm_target *ti, char **error)
 	 */
 	cd->crypt_wq = cri_alloc_wq(cd, ti, "kcryptd", wq_flags, max_active);
 	if (!cd->crypt_wq) {
-		*error = "Cannot allocate crypt workqueue";
+		*error = "Couldn't create kcryptd queue";
 		err = -ENOMEM;
 		goto err_id;
 	}
 	cd->cont_wq = cri_alloc_wq(cd, ti, "kcryptd_io",
 				   wq_flags & ~WQ_CPU_INTENSIVE, max_active);
 	if (!cd->cont_wq) {
-		*error = "Cannot allocate crypt workqueue";
+		*error = "Couldn't create kcryptd io queue";
 		err = -ENOMEM;
 		goto err_wq;
 	}
@@ -1287,7 +1287,7 @@ int cri_io_init(struct cri_dev *cd, struct dm_target *ti, char **error)
 	if (IS_ERR(cd->write_thread)) {
 		err = PTR_ERR(cd->write_thread);
 		cd->write_thread = NULL;
-		*error = "Cannot start the write thread";
+		*error = "Couldn't spawn write thread";
 		goto err_cont;
 	}
 	if (test_bit(CRI_HIGH_PRIORITY, &cd->cfg.flags))

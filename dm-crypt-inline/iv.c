@@ -75,7 +75,7 @@ static int cri_iv_key_layout(struct cri_dev *cd, char **error)
 		cd->key_parts += 2;
 		cd->key_extra_size = cd->iv_size + CRI_TCW_WHITENING_SIZE;
 		if (size <= cd->key_extra_size) {
-			*error = "Wrong key size for TCW";
+			*error = CRI_ERR_KEY "wrong key size for TCW";
 			return -EINVAL;
 		}
 		break;
@@ -83,7 +83,7 @@ static int cri_iv_key_layout(struct cri_dev *cd, char **error)
 		cd->key_parts = 2;
 		cd->key_extra_size = size / 2;
 		if (cd->key_extra_size > CRI_ELEPHANT_MAX_KEY) {
-			*error = "Elephant key too long: at most 32 bytes of AES key";
+			*error = CRI_ERR_KEY "Elephant takes at most 32 bytes of AES key";
 			return -EINVAL;
 		}
 		break;
@@ -102,8 +102,8 @@ static int cri_iv_alloc_hash(struct cri_dev *cd, const char *name,
 
 		cd->iv.hash = NULL;
 		*error = cd->cfg.iv_mode == CRI_IV_LMK ?
-			 "Error initializing LMK hash" :
-			 "Error initializing CRC32 in TCW";
+			 CRI_ERR_IV "LMK hash" :
+			 CRI_ERR_IV "CRC32 for TCW";
 		return err;
 	}
 	return 0;
@@ -131,19 +131,19 @@ static int cri_iv_init_hashed(struct cri_dev *cd, char **error)
 	int err;
 
 	if (cd->cfg.sector_size != CRI_LMK_BYTES) {
-		*error = lmk ? "Unsupported sector size for LMK" :
-			       "Unsupported sector size for TCW";
+		*error = lmk ? CRI_ERR_IV "unsupported sector size for LMK" :
+			       CRI_ERR_IV "unsupported sector size for TCW";
 		return -EINVAL;
 	}
 	/* Both mix at most one MD5 digest or two 8-byte halves into the IV. */
 	if (cd->iv_size > MD5_DIGEST_SIZE) {
-		*error = "IV size too large for LMK or TCW";
+		*error = CRI_ERR_IV "IV size too large for LMK or TCW";
 		return -EINVAL;
 	}
 	/* The seed is the 65th part; its first 16 bytes are hashed. */
 	if (lmk && cd->key_extra_size &&
 	    cd->key_extra_size < MD5_DIGEST_SIZE) {
-		*error = "LMK seed shorter than an MD5 digest";
+		*error = CRI_ERR_IV "LMK seed shorter than an MD5 digest";
 		return -EINVAL;
 	}
 	err = cri_iv_alloc_hash(cd, lmk ? "md5" : "crc32", error);
@@ -151,7 +151,7 @@ static int cri_iv_init_hashed(struct cri_dev *cd, char **error)
 		return err;
 	/* The IV is MD5's exported state, read as this kernel lays it out. */
 	if (lmk && crypto_shash_statesize(cd->iv.hash) > sizeof(struct md5_state)) {
-		*error = "LMK: this kernel's MD5 state is not the one expected";
+		*error = CRI_ERR_IV "this kernel's MD5 state is not the one LMK expects";
 		return -EINVAL;
 	}
 	if (lmk && !cd->key_extra_size)
@@ -160,7 +160,7 @@ static int cri_iv_init_hashed(struct cri_dev *cd, char **error)
 			  cd->iv_size + CRI_TCW_WHITENING_SIZE;
 	cd->iv.seed = kzalloc(seed_size, GFP_KERNEL);
 	if (!cd->iv.seed) {
-		*error = "Cannot allocate IV seed storage";
+		*error = CRI_ERR_IV "no memory for the seed";
 		return -ENOMEM;
 	}
 	return 0;
@@ -175,19 +175,19 @@ static int cri_iv_init_eboiv(struct cri_dev *cd, char **error)
 	int err = 0;
 
 	if (crypto_skcipher_blocksize(cri_any_tfm(cd)) != cd->iv_size) {
-		*error = "Block size of EBOIV cipher does not match IV size of block cipher";
+		*error = CRI_ERR_IV "EBOIV cipher's block size is not the IV size";
 		return -EINVAL;
 	}
 	cd->iv.ivtfm = cri_iv_alloc_sync(cd->cfg.crypto_name, &err);
 	if (!cd->iv.ivtfm) {
-		*error = "No synchronous implementation of the cipher for EBOIV";
+		*error = CRI_ERR_IV "no synchronous implementation of the cipher for EBOIV";
 		return err;
 	}
 	if (cd->cfg.iv_mode != CRI_IV_ELEPHANT)
 		return 0;
 	cd->iv.ecb = cri_iv_alloc_sync("ecb(aes)", &err);
 	if (!cd->iv.ecb) {
-		*error = "Error allocating ecb(aes) for Elephant";
+		*error = CRI_ERR_IV "cannot allocate ecb(aes) for Elephant";
 		return err;
 	}
 	return 0;
@@ -214,14 +214,14 @@ int cri_iv_init(struct cri_dev *cd, char **error)
 
 	if (!ivsize) {
 		if (cd->cfg.iv_mode != CRI_IV_NONE)
-			DMWARN("Selected cipher does not support IVs; IV mode ignored");
+			DMWARN("Selected cipher does not support IVs");
 		cd->cfg.iv_mode = CRI_IV_NONE;
 		cd->iv_size = 0;
 		return cri_iv_key_layout(cd, error);
 	}
 	switch (cd->cfg.iv_mode) {
 	case CRI_IV_NONE:
-		*error = "IV mechanism required";
+		*error = "IV mechanism required: the cipher takes an IV";
 		return -EINVAL;
 	case CRI_IV_INVALID:
 		*error = "Invalid IV mode";
@@ -234,7 +234,7 @@ int cri_iv_init(struct cri_dev *cd, char **error)
 		 * as a skcipher; refused here rather than run that.
 		 */
 		if (cd->aead) {
-			*error = "IV mode works only with a skcipher, not with an AEAD";
+			*error = CRI_ERR_IV "the IV mode takes a skcipher, not an AEAD";
 			return -EINVAL;
 		}
 		break;
@@ -244,7 +244,7 @@ int cri_iv_init(struct cri_dev *cd, char **error)
 	/* As dm-crypt: room for at least a 64-bit sector number. */
 	cd->iv_size = max(ivsize, (unsigned int)sizeof(u64));
 	if (cd->iv_size > CRI_MAX_IV_SIZE) {
-		*error = "IV size too large";
+		*error = CRI_ERR_IV "IV size too large";
 		return -EINVAL;
 	}
 	err = cri_iv_key_layout(cd, error);
@@ -253,11 +253,11 @@ int cri_iv_init(struct cri_dev *cd, char **error)
 	switch (cd->cfg.iv_mode) {
 	case CRI_IV_BENBI:
 		if (!is_power_of_2(bs)) {
-			*error = "cypher blocksize is not a power of 2";
+			*error = CRI_ERR_IV "cypher blocksize is not a power of 2";
 			return -EINVAL;
 		}
 		if (bs > 512) {
-			*error = "cypher blocksize is > 512";
+			*error = CRI_ERR_IV "cypher blocksize is > 512";
 			return -EINVAL;
 		}
 		cd->benbi_shift = 9 - ilog2(bs);

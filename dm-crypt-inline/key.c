@@ -15,6 +15,7 @@
  * the payload with kfree_sensitive().
  */
 
+#include <linux/ctype.h>
 #include <linux/cred.h>
 #include <linux/kernel.h>
 #include <linux/key.h>
@@ -134,20 +135,30 @@ static int cri_parse_keyring_ref(struct cri_config *cfg, const char *arg,
 	size_t len;
 	int n = 0;
 
+	/*
+	 * As dm-crypt: no whitespace, which the table line could not give
+	 * back (dm core escapes none in status output).
+	 */
+	for (desc = arg; *desc; desc++) {
+		if (isspace(*desc)) {
+			*error = CRI_ERR_KEY "whitespace chars not allowed in key string";
+			return -EINVAL;
+		}
+	}
 	/* ":<size>:<type>:<description>" */
 	if (sscanf(arg, ":%u:%n", &size, &n) != 1 || !n) {
-		*error = "Invalid keyring key: :<size>:<type>:<description> expected";
+		*error = "Cannot parse key size: :<size>:<type>:<description> expected";
 		return -EINVAL;
 	}
 	type = arg + n;
 	desc = strchr(type, ':');
 	if (!desc || !desc[1]) {
-		*error = "Invalid keyring key: description missing";
+		*error = CRI_ERR_KEY "keyring key description missing";
 		return -EINVAL;
 	}
 	desc++;
 	if (!size) {
-		*error = "Invalid key size";
+		*error = CRI_ERR_KEY "key size 0";
 		return -EINVAL;
 	}
 	for (t = CRI_KEY_LOGON; t < ARRAY_SIZE(cri_key_type_names); t++) {
@@ -156,13 +167,13 @@ static int cri_parse_keyring_ref(struct cri_config *cfg, const char *arg,
 			break;
 	}
 	if (t == ARRAY_SIZE(cri_key_type_names)) {
-		*error = "Unsupported keyring key type: logon, user, encrypted or trusted expected";
+		*error = CRI_ERR_KEY "keyring key type logon, user, encrypted or trusted expected";
 		return -EINVAL;
 	}
 	if (!cri_key_type(t)) {
 		*error = t == CRI_KEY_ENCRYPTED ?
-			 "Keyring key type encrypted is not available in this kernel" :
-			 "Keyring key type trusted is not available in this kernel";
+			 CRI_ERR_KEY "keyring key type encrypted not available in this kernel" :
+			 CRI_ERR_KEY "keyring key type trusted not available in this kernel";
 		return -EINVAL;
 	}
 	cfg->key_type = t;
@@ -189,7 +200,7 @@ int cri_parse_key(struct cri_config *cfg, char *arg, char **error)
 	 */
 	if (len < 2) {
 		memset(arg, '0', len);
-		*error = "Invalid key size";
+		*error = CRI_ERR_KEY "key shorter than one byte";
 		return -EINVAL;
 	}
 	cfg->key_type = CRI_KEY_HEX;
@@ -203,7 +214,7 @@ int cri_parse_key(struct cri_config *cfg, char *arg, char **error)
 		cfg->key = NULL;
 		if (err == -ENOMEM)
 			return err;
-		*error = "Invalid key string: not hex";
+		*error = CRI_ERR_KEY "key not hex";
 		return -EINVAL;
 	}
 	return 0;
@@ -332,10 +343,10 @@ static int cri_read_keyring(struct cri_config *cfg, struct key *key,
 	down_read(&key->sem);
 	data = cri_key_payload(cfg, key, &len);
 	if (!data) {
-		*error = "Keyring key was revoked";
+		*error = CRI_ERR_KEY "keyring key revoked";
 		err = -EKEYREVOKED;
 	} else if (len != cfg->key_size) {
-		*error = "Keyring key size does not match the table";
+		*error = CRI_ERR_KEY "keyring key size differs from the table's";
 		err = -EINVAL;
 	} else {
 		cfg->key = kmemdup(data, len, GFP_KERNEL);
@@ -395,7 +406,7 @@ static int cri_fetch_keyring_key(const struct cri_dev *cd,
 
 	key = cri_lookup_key(cd, cfg);
 	if (IS_ERR(key)) {
-		*error = "Keyring key not found or not accessible";
+		*error = CRI_ERR_KEY "keyring key not found or not accessible";
 		return PTR_ERR(key);
 	}
 	err = cri_read_keyring(cfg, key, error);
@@ -469,7 +480,7 @@ static int cri_install_key(struct cri_dev *cd, struct key *key, char **error)
 	if (!err) {
 		err = cri_apply_key(cd, cfg->key);
 		if (err)
-			*error = "Error setting the key: wrong size for the cipher?";
+			*error = CRI_ERR_KEY "wrong size for the cipher?";
 	}
 	if (!err && cfg->key_type == CRI_KEY_HEX)
 		err = cri_store_hex_key(cd, error);
@@ -656,13 +667,13 @@ int cri_key_message(struct cri_dev *cd, unsigned int argc, char **argv,
 	int err = -EINVAL;
 
 	if (!cd->suspended)
-		*error = "not suspended during key manipulation";
+		*error = "not suspended during key manipulation.";
 	else if (argc == 2 && !strcasecmp(argv[1], "wipe"))
 		err = cri_wipe_key(cd, error);
 	else if (arg && !strcasecmp(argv[1], "set"))
 		err = cri_set_key(cd, arg, error);
 	else
-		*error = "expected \"key wipe\" or \"key set <key>\"";
+		*error = "unrecognised message received: key wipe or key set expected";
 	if (arg)
 		memset(arg, '0', strlen(arg));
 	return err;

@@ -77,7 +77,7 @@ static int cri_set_crypto_name(struct cri_config *cfg, const char *spec,
 	if (!cfg->crypto_name)
 		return -ENOMEM;
 	if (strlen(cfg->crypto_name) >= CRYPTO_MAX_ALG_NAME) {
-		*error = "Cipher name too long";
+		*error = "Cannot allocate cipher strings: name too long";
 		return -EINVAL;
 	}
 	return 0;
@@ -101,7 +101,7 @@ static int cri_parse_capi(struct cri_config *cfg, char *spec, char **error)
 	if (ivmode)
 		*ivmode++ = '\0';
 	if (!*spec) {
-		*error = "Invalid crypto API cipher specification: <spec>-<ivmode> expected";
+		*error = CRI_ERR_TFM "capi:<spec>-<ivmode> expected";
 		return -EINVAL;
 	}
 	err = cri_parse_ivmode(cfg, ivmode, opts, error);
@@ -134,7 +134,7 @@ static int cri_parse_old(struct cri_config *cfg, char *spec, char **error)
 	chainmode = strsep(&spec, "-");
 	ivmode = strsep(&spec, ":");
 	if (!*cipher) {
-		*error = "Invalid cipher specification: empty cipher";
+		*error = CRI_ERR_TFM "empty cipher";
 		return -EINVAL;
 	}
 	if (keycount && (sscanf(keycount, "%u%c", &count, &dummy) != 1 ||

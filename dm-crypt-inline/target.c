@@ -66,7 +66,7 @@ static int cri_alloc_aead(struct cri_dev *cd, char **error)
 	tfm = crypto_alloc_aead(cd->cfg.crypto_name, 0,
 				CRYPTO_ALG_ALLOCATES_MEMORY);
 	if (IS_ERR(tfm)) {
-		*error = "Error allocating crypto tfm (unknown AEAD, mode or hash?)";
+		*error = CRI_ERR_TFM "unknown AEAD, mode or hash?";
 		return PTR_ERR(tfm);
 	}
 	cd->aead = tfm;
@@ -92,14 +92,14 @@ static int cri_alloc_tfms(struct cri_dev *cd, char **error)
 		return cri_alloc_aead(cd, error);
 	cd->tfms = kcalloc(cd->cfg.key_count, sizeof(*cd->tfms), GFP_KERNEL);
 	if (!cd->tfms) {
-		*error = "Cannot allocate the tfm array";
+		*error = CRI_ERR_TFM "out of memory";
 		return -ENOMEM;
 	}
 	for (i = 0; i < cd->cfg.key_count; i++) {
 		tfm = crypto_alloc_skcipher(cd->cfg.crypto_name, 0,
 					    CRYPTO_ALG_ALLOCATES_MEMORY);
 		if (IS_ERR(tfm)) {
-			*error = "Error allocating crypto tfm (unknown cipher, mode or hash?)";
+			*error = CRI_ERR_TFM "unknown cipher, mode or hash?";
 			return PTR_ERR(tfm);
 		}
 		cd->tfms[i] = tfm;
@@ -135,7 +135,7 @@ static int cri_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 
 	cd = kzalloc(sizeof(*cd), GFP_KERNEL);
 	if (!cd) {
-		ti->error = "Cannot allocate crypt-inline context";
+		ti->error = "Cannot allocate encryption context";
 		return -ENOMEM;
 	}
 	ti->private = cd;
@@ -275,7 +275,7 @@ static int cri_message(struct dm_target *ti, unsigned int argc, char **argv,
 	else if (argc >= 2 && !strcasecmp(argv[0], "key"))
 		err = cri_key_message(cd, argc, argv, &error);
 	else
-		error = "unrecognised message: expected inline or key";
+		error = "unrecognised message received: expected inline or key";
 	mutex_unlock(&cd->lock);
 	if (err)
 		DMWARN("%s: %s", dm_table_device_name(ti->table),
@@ -315,7 +315,7 @@ static int cri_preresume(struct dm_target *ti)
 		err = -EAGAIN;
 	mutex_unlock(&cd->lock);
 	if (err)
-		DMERR("aborting resume - crypt key is not set");
+		DMERR("aborting resume - crypt key is not set.");
 	return err;
 }
 

@@ -280,16 +280,18 @@ static const struct bad_case bad_cases[] = {
 	{ "", "Not enough arguments" },
 	{ "aes-xts-plain64 " K32 " 0", "Not enough arguments" },
 	{ "aes-xts-plain64 " K32 " 0 /dev/x", "Not enough arguments" },
-	{ "aes-xts-plain64 00010203zz 0 /dev/x 0", "Invalid key string: not hex" },
-	{ "aes-xts-plain64 0 0 /dev/x 0", "Invalid key size" },
+	{ "aes-xts-plain64 00010203zz 0 /dev/x 0", CRI_ERR_KEY "key not hex" },
+	{ "aes-xts-plain64 0 0 /dev/x 0",
+	  CRI_ERR_KEY "key shorter than one byte" },
 	{ "aes-cbc-essiv " K32 " 0 /dev/x 0", "Digest algorithm missing for ESSIV mode" },
 	{ "aes-cbc-essiv: " K32 " 0 /dev/x 0", "Digest algorithm missing for ESSIV mode" },
 	{ "aes:3-xts-plain64 " K64 " 0 /dev/x 0", "Bad cipher key count specification" },
 	{ "aes:1x-xts-plain64 " K64 " 0 /dev/x 0", "Bad cipher key count specification" },
 	{ "aes-cbc " K32 " 0 /dev/x 0", "IV mechanism required" },
 	{ "cbc(aes)-essiv:sha256 " K32 " 0 /dev/x 0", "Bad cipher specification" },
-	{ "-xts-plain64 " K32 " 0 /dev/x 0", "Invalid cipher specification: empty cipher" },
-	{ "capi:-plain64 " K32 " 0 /dev/x 0", "Invalid crypto API cipher specification" },
+	{ "-xts-plain64 " K32 " 0 /dev/x 0", CRI_ERR_TFM "empty cipher" },
+	{ "capi:-plain64 " K32 " 0 /dev/x 0",
+	  CRI_ERR_TFM "capi:<spec>-<ivmode> expected" },
 	{ "aes-xts-plain64 " K32 " abc /dev/x 0", "Invalid iv_offset sector" },
 	{ "aes-xts-plain64 " K32 " 12x /dev/x 0", "Invalid iv_offset sector" },
 	{ "aes-xts-plain64 " K32 " 0 /dev/x -1", "Invalid device sector" },
@@ -316,12 +318,17 @@ static const struct bad_case bad_cases[] = {
 	{ AEAD " 1 integrity:48:hmac", "Unknown integrity profile" },
 	{ AEAD " 1 integrity:x:aead", "Invalid feature arguments" },
 	{ AEAD " 1 INTEGRITY:48:aead", "Invalid feature arguments" },
-	{ "aes-xts-plain64 :64 0 /dev/x 0", "Invalid keyring key" },
-	{ "aes-xts-plain64 :64:logon: 0 /dev/x 0", "Invalid keyring key: description missing" },
-	{ "aes-xts-plain64 :64:logon 0 /dev/x 0", "Invalid keyring key: description missing" },
-	{ "aes-xts-plain64 :0:logon:cri:vol1 0 /dev/x 0", "Invalid key size" },
-	{ "aes-xts-plain64 :64:trusty:cri:vol1 0 /dev/x 0", "Unsupported keyring key type" },
-	{ "aes-xts-plain64 :64:logonx:cri:vol1 0 /dev/x 0", "Unsupported keyring key type" },
+	{ "aes-xts-plain64 :64 0 /dev/x 0", "Cannot parse key size" },
+	{ "aes-xts-plain64 :64:logon: 0 /dev/x 0",
+	  CRI_ERR_KEY "keyring key description missing" },
+	{ "aes-xts-plain64 :64:logon 0 /dev/x 0",
+	  CRI_ERR_KEY "keyring key description missing" },
+	{ "aes-xts-plain64 :0:logon:cri:vol1 0 /dev/x 0",
+	  CRI_ERR_KEY "key size 0" },
+	{ "aes-xts-plain64 :64:trusty:cri:vol1 0 /dev/x 0",
+	  CRI_ERR_KEY "keyring key type logon, user, encrypted or trusted expected" },
+	{ "aes-xts-plain64 :64:logonx:cri:vol1 0 /dev/x 0",
+	  CRI_ERR_KEY "keyring key type logon, user, encrypted or trusted expected" },
 };
 
 static void bad_case_desc(const struct bad_case *c, char *desc)
@@ -358,7 +365,7 @@ static void test_bad_long_cipher(struct kunit *test)
 	strcat(line, "-xts-plain64 " K32 " 0 /dev/x 0");
 	err = parse_line(test, line, &cfg, &error);
 	KUNIT_EXPECT_EQ(test, err, -EINVAL);
-	KUNIT_EXPECT_STREQ(test, error, "Cipher name too long");
+	KUNIT_EXPECT_STREQ(test, error, "Cannot allocate cipher strings: name too long");
 
 	/* Short enough to parse, too long once wrapped in essiv(). */
 	memset(line, 0, 512);
@@ -366,7 +373,7 @@ static void test_bad_long_cipher(struct kunit *test)
 	strcat(line, "-cbc-essiv:sha256 " K32 " 0 /dev/x 0");
 	err = parse_line(test, line, &cfg, &error);
 	KUNIT_EXPECT_EQ(test, err, -EINVAL);
-	KUNIT_EXPECT_STREQ(test, error, "Cipher name too long");
+	KUNIT_EXPECT_STREQ(test, error, "Cannot allocate cipher strings: name too long");
 }
 
 /* ---- keys ---- */
@@ -425,7 +432,8 @@ static void test_key_hex_limits(struct kunit *test)
 
 	err = parse_line(test, "aes-xts-plain64 a 0 /dev/x 0", &cfg, &error);
 	KUNIT_EXPECT_EQ(test, err, -EINVAL);
-	KUNIT_EXPECT_STREQ(test, error, "Invalid key size");
+	KUNIT_EXPECT_STREQ(test, error,
+			   CRI_ERR_KEY "key shorter than one byte");
 }
 
 /* A refused hex key leaves no key bytes behind in the config. */
@@ -465,6 +473,32 @@ static void test_key_none(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, cfg->key_type, CRI_KEY_NONE);
 	KUNIT_EXPECT_EQ(test, cfg->key_size, 0U);
+}
+
+/*
+ * A keyring reference with a blank in it (dm core unescapes "\ " into the
+ * argument) is refused, as dm-crypt refuses it: the table line could not
+ * give it back.
+ */
+static void test_key_whitespace(struct kunit *test)
+{
+	static const char * const refs[] = {
+		":64:logon:cri vol1", ":64:logon:cri\tvol1", ":64: logon:cri",
+	};
+	struct cri_config *cfg;
+	char arg[32], *error;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(refs); i++) {
+		cfg = kunit_kzalloc(test, sizeof(*cfg), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, cfg);
+		strscpy(arg, refs[i], sizeof(arg));
+		error = NULL;
+		KUNIT_EXPECT_EQ(test, -EINVAL, cri_parse_key(cfg, arg, &error));
+		KUNIT_EXPECT_STREQ(test, error,
+				   CRI_ERR_KEY "whitespace chars not allowed in key string");
+		KUNIT_EXPECT_NULL(test, cfg->key_desc);
+	}
 }
 
 static void test_key_logon(struct kunit *test)
@@ -513,8 +547,8 @@ static void test_key_trusted(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, cfg->key_type, CRI_KEY_TRUSTED);
 	} else {
 		KUNIT_EXPECT_EQ(test, err, -EINVAL);
-		KUNIT_EXPECT_STREQ(test, error,
-				   "Keyring key type trusted is not available in this kernel");
+		KUNIT_EXPECT_STREQ(test, error, CRI_ERR_KEY
+				   "keyring key type trusted not available in this kernel");
 	}
 }
 
@@ -729,7 +763,7 @@ static void test_key_message_not_suspended(struct kunit *test)
 	char **argv, *error;
 
 	KUNIT_EXPECT_EQ(test, -EINVAL, key_message(test, cd, "key set " K32, &argv, &error));
-	KUNIT_EXPECT_STREQ(test, error, "not suspended during key manipulation");
+	KUNIT_EXPECT_STREQ(test, error, "not suspended during key manipulation.");
 	KUNIT_EXPECT_EQ(test, strspn(argv[2], "0"), strlen(K32));
 	KUNIT_EXPECT_TRUE(test, cd->key_valid);
 	KUNIT_EXPECT_EQ(test, -EINVAL, key_message(test, cd, "key wipe", &argv, &error));
@@ -768,7 +802,7 @@ static void test_key_message_refused_set(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, -EINVAL, key_message(test, cd, "key wipe now", &argv, &error));
 	KUNIT_EXPECT_TRUE(test, cd->key_valid);
 	KUNIT_EXPECT_EQ(test, -EINVAL, key_message(test, cd, "key set " NOT_HEX32, &argv, &error));
-	KUNIT_EXPECT_STREQ(test, error, "Invalid key string: not hex");
+	KUNIT_EXPECT_STREQ(test, error, CRI_ERR_KEY "key not hex");
 	KUNIT_EXPECT_EQ(test, strspn(argv[2], "0"), strlen(argv[2]));
 	KUNIT_EXPECT_FALSE(test, cd->key_valid);
 }
@@ -802,6 +836,7 @@ static struct kunit_case cri_key_cases[] = {
 	KUNIT_CASE(test_key_bad_hex_wiped),
 	KUNIT_CASE(test_key_hex_wiped_from_args),
 	KUNIT_CASE(test_key_none),
+	KUNIT_CASE(test_key_whitespace),
 	KUNIT_CASE(test_key_logon),
 	KUNIT_CASE(test_key_user),
 	KUNIT_CASE(test_key_encrypted),
@@ -955,7 +990,7 @@ static void test_iv_check(struct kunit *test)
 
 	cd = check_dev(test, "cbc(aes)", CRI_IV_NONE);
 	KUNIT_EXPECT_EQ(test, -EINVAL, cri_iv_init(cd, &error));
-	KUNIT_EXPECT_STREQ(test, error, "IV mechanism required");
+	KUNIT_EXPECT_STREQ(test, error, "IV mechanism required: the cipher takes an IV");
 
 	/* Unknown and unsupported modes: refused where an IV is used. */
 	cd = check_dev(test, "cbc(aes)", CRI_IV_INVALID);
@@ -1064,7 +1099,7 @@ static void test_iv_key_layout(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cri_subkey_size(cd), 32U);
 	cd = check_dev(test, "cbc(aes)", CRI_IV_TCW);
 	KUNIT_EXPECT_EQ(test, -EINVAL, cri_iv_init(cd, &error));
-	KUNIT_EXPECT_STREQ(test, error, "Wrong key size for TCW");
+	KUNIT_EXPECT_STREQ(test, error, CRI_ERR_KEY "wrong key size for TCW");
 
 	/* elephant: half the key is the sector-key AES key, at most 32 bytes. */
 	cd = check_dev(test, "cbc(aes)", CRI_IV_ELEPHANT);
@@ -1080,7 +1115,7 @@ static void test_iv_key_layout(struct kunit *test)
 	cd = check_dev(test, "cbc(aes)", CRI_IV_LMK);
 	cd->cfg.sector_size = 4096;
 	KUNIT_EXPECT_EQ(test, -EINVAL, cri_iv_init(cd, &error));
-	KUNIT_EXPECT_STREQ(test, error, "Unsupported sector size for LMK");
+	KUNIT_EXPECT_STREQ(test, error, CRI_ERR_IV "unsupported sector size for LMK");
 	cd = check_dev(test, "xts(aes)", CRI_IV_EBOIV);
 	KUNIT_EXPECT_EQ(test, 0, cri_iv_init(cd, &error));
 }

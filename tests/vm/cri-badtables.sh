@@ -45,18 +45,18 @@ refused() {
 long=$(printf 'a%.0s' $(seq 300))
 refused "Not enough arguments" ""
 refused "Not enough arguments" "aes-xts-plain64 $k32 0"
-refused "Invalid key string: not hex" "aes-xts-plain64 ${k32:0:60}zz 0 $dev 0"
-refused "Error setting the key" "aes-xts-plain64 $(hexkey 20) 0 $dev 0"
-refused "Error setting the key" "aes-xts-plain64 - 0 $dev 0"
-refused "Error setting the key" "aes-xts-plain64 $(hexkey 130) 0 $dev 0"
+refused "Error decoding and setting key: key not hex" "aes-xts-plain64 ${k32:0:60}zz 0 $dev 0"
+refused "Error decoding and setting key: wrong size for the cipher" "aes-xts-plain64 $(hexkey 20) 0 $dev 0"
+refused "Error decoding and setting key: wrong size for the cipher" "aes-xts-plain64 - 0 $dev 0"
+refused "Error decoding and setting key: wrong size for the cipher" "aes-xts-plain64 $(hexkey 130) 0 $dev 0"
 refused "Error allocating crypto tfm" "nocipher-xts-plain64 $k32 0 $dev 0"
 refused "Error allocating crypto tfm" "aes-nochain-plain64 $k32 0 $dev 0"
 refused "Error allocating crypto tfm" "aes-cbc-essiv:nohash $k32 0 $dev 0"
 refused "Invalid IV mode" "aes-xts-bogus $k32 0 $dev 0"
 refused "Integrity profile not supported." "aes-cbc-random $k32 0 $dev 0"
-refused "Wrong key size for TCW" "aes-cbc-tcw $k32 0 $dev 0"
+refused "Error decoding and setting key: wrong key size for TCW" "aes-cbc-tcw $k32 0 $dev 0"
 refused "Digest algorithm missing for ESSIV mode" "aes-cbc-essiv $k32 0 $dev 0"
-refused "Error setting the key" "aes:2-xts-plain64 $k32 0 $dev 0"
+refused "Error decoding and setting key: wrong size for the cipher" "aes:2-xts-plain64 $k32 0 $dev 0"
 refused "Bad cipher key count specification" "aes:3-xts-plain64 $k64 0 $dev 0"
 refused "IV mechanism required" "aes-cbc $k32 0 $dev 0"
 refused "Invalid IV mode" "aes-xts-plain64-extra $k32 0 $dev 0"
@@ -68,7 +68,7 @@ refused "Error allocating crypto tfm" "capi:cbc(aes)-essiv:sha256-nonexistent $k
 refused "Error allocating crypto tfm" "capi:authenc(hmac(sha256),cbc(aes))-plain64 $k32 0 $dev 0"
 refused "Integrity profile not supported." "capi:authenc(hmac(sha256),cbc(aes))-random $k64 0 $dev 0 1 integrity:48:aead"
 refused "Invalid AEAD cipher spec" "capi:authenc(nohash,cbc(aes))-random $k64 0 $dev 0 1 integrity:48:aead"
-refused "Cipher name too long" "$long-xts-plain64 $k32 0 $dev 0"
+refused "Cannot allocate cipher strings: name too long" "$long-xts-plain64 $k32 0 $dev 0"
 refused "Invalid iv_offset sector" "aes-xts-plain64 $k32 abc $dev 0"
 refused "Invalid device sector" "aes-xts-plain64 $k32 0 $dev -1"
 refused "Device lookup failed" "aes-xts-plain64 $k32 0 /dev/nonexistent 0"
@@ -100,19 +100,22 @@ refused "Invalid device sector" "aes-xts-plain64 $k32 0 $dev 5 1 sector_size:409
 len=16380
 refused "Device size is not multiple of sector_size feature" "aes-xts-plain64 $k32 0 $dev 0 1 sector_size:4096"
 len=16384
-refused "Keyring key not found or not accessible" "aes-xts-plain64 :64:logon:cri:missing 0 $dev 0"
-refused "Keyring key size does not match the table" "aes-xts-plain64 :32:logon:cri:vol1 0 $dev 0"
-refused "Unsupported keyring key type" "aes-xts-plain64 :64:trusty:cri:vol1 0 $dev 0"
-refused "Keyring key size does not match the table" "aes-xts-plain64 :32:encrypted:cri:enc1 0 $dev 0"
+refused "Error decoding and setting key: keyring key not found or not accessible" "aes-xts-plain64 :64:logon:cri:missing 0 $dev 0"
+refused "Error decoding and setting key: keyring key size differs from the table's" "aes-xts-plain64 :32:logon:cri:vol1 0 $dev 0"
+refused "Error decoding and setting key: keyring key type logon, user, encrypted or trusted expected" "aes-xts-plain64 :64:trusty:cri:vol1 0 $dev 0"
+refused "Error decoding and setting key: keyring key size differs from the table's" "aes-xts-plain64 :32:encrypted:cri:enc1 0 $dev 0"
 # Trusted keys: refused by name where the kernel lacks the key type (ENODEV
 # from keyctl), as all kernels tested here do.
 if keyctl add trusted cri:probe "new 32" @u 2>&1 | grep -q "No such device"; then
-	refused "Keyring key type trusted is not available in this kernel" "aes-xts-plain64 :32:trusted:cri:t 0 $dev 0"
+	refused "Error decoding and setting key: keyring key type trusted not available in this kernel" "aes-xts-plain64 :32:trusted:cri:t 0 $dev 0"
 else
-	refused "Keyring key not found or not accessible" "aes-xts-plain64 :32:trusted:cri:missing 0 $dev 0"
+	refused "Error decoding and setting key: keyring key not found or not accessible" "aes-xts-plain64 :32:trusted:cri:missing 0 $dev 0"
 fi
-refused "Invalid keyring key" "aes-xts-plain64 :64 0 $dev 0"
-refused "Invalid key size" "aes-xts-plain64 :0:logon:cri:vol1 0 $dev 0"
+refused "Cannot parse key size" "aes-xts-plain64 :64 0 $dev 0"
+refused "Error decoding and setting key: key size 0" "aes-xts-plain64 :0:logon:cri:vol1 0 $dev 0"
+# An escaped blank, which dm core unescapes into the argument; dm-crypt
+# refuses it, as the table line could not give it back.
+refused "Error decoding and setting key: whitespace chars not allowed in key string" "aes-xts-plain64 :64:logon:cri\\ vol1 0 $dev 0"
 check "at least 25 bad tables tried ($n)" test "$n" -ge 25
 
 # Tables in-tree dm-crypt accepts, easy to refuse by mistake: accepted,

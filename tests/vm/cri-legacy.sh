@@ -93,17 +93,17 @@ refused() {
 	fi
 	check "$label: refused ($why)" grep -q "$why" <(dmesg)
 }
-refused "tcw with a key no longer than IV seed and whitening" "Wrong key size for TCW" \
+refused "tcw with a key no longer than IV seed and whitening" "Error decoding and setting key: wrong key size for TCW" \
 	"aes-cbc-tcw $k32 0 /dev/ram1 0"
-refused "lmk with 4096-byte sectors" "Unsupported sector size for LMK" \
+refused "lmk with 4096-byte sectors" "Error creating IV: unsupported sector size for LMK" \
 	"aes:64-cbc-lmk $lmk2 0 /dev/ram1 0 1 sector_size:4096"
-refused "tcw with 4096-byte sectors" "Unsupported sector size for TCW" \
+refused "tcw with 4096-byte sectors" "Error creating IV: unsupported sector size for TCW" \
 	"aes-cbc-tcw $k64 0 /dev/ram1 0 1 sector_size:4096"
-refused "eboiv with ctr (block size is not the IV size)" "Block size of EBOIV" \
+refused "eboiv with ctr (block size is not the IV size)" "Error creating IV: EBOIV cipher's block size is not the IV size" \
 	"aes-ctr-eboiv $k32 0 /dev/ram1 0"
 refused "keycount not a power of two" "Bad cipher key count specification" \
 	"aes:3-cbc-plain64 $k48 0 /dev/ram1 0"
-refused "keycount 4 leaves 8-byte AES keys" "Error setting the key" \
+refused "keycount 4 leaves 8-byte AES keys" "Error decoding and setting key: wrong size for the cipher" \
 	"aes:4-cbc-plain64 $k32 0 /dev/ram1 0"
 check_eq "nothing left behind" "$(ls /dev/mapper | grep -vc '^control$')" "0"
 check_eq "module unpinned" "$(cat /sys/module/dm_crypt_inline/refcnt)" "0"
