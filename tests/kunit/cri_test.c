@@ -476,9 +476,11 @@ static void test_key_none(struct kunit *test)
 }
 
 /*
- * A keyring reference with a blank in it (dm core unescapes "\ " into the
- * argument) is refused, as dm-crypt refuses it: the table line could not
- * give it back.
+ * A keyring reference with a blank in it is refused, as dm-crypt refuses
+ * it: the table line could not give it back.  Only a raw table-load ioctl
+ * can send one (dm core unescapes "\ " into the argument; dmsetup's
+ * backslash reaches the kernel escaped), hence a test here rather than in
+ * a guest.
  */
 static void test_key_whitespace(struct kunit *test)
 {
