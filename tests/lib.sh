@@ -291,6 +291,16 @@ fio_verify_bg() {
 	fio_pid=$!
 }
 
+# fio_stop: end the background fio of fio_verify_bg before its runtime is
+# up and wait for it; its exit status in $fio_rc.  fio ends its jobs on
+# SIGINT and reports as usual, exiting 128 for the signal: that counts as 0.
+fio_stop() {
+	kill -INT "$fio_pid" 2>/dev/null
+	wait "$fio_pid"
+	fio_rc=$?
+	[ "$fio_rc" = 128 ] && fio_rc=0
+}
+
 # same_bytes LABEL CIPHER KEY IV_OFFSET OFFSET [OPT...]
 # dm-crypt on /dev/ram0 and crypt-inline on /dev/ram1, $len sectors each,
 # write /tmp/plain ($bytes bytes): identical bytes on disk, each reads
