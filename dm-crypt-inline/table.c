@@ -367,7 +367,12 @@ int cri_parse_table(struct cri_config *cfg, unsigned int argc, char **argv,
 	return cri_check_aead(cfg, error);
 }
 
-/* Checks that need the target's length, as dm-crypt makes them. */
+/*
+ * Checks that need the target's length, as dm-crypt makes them.  The start
+ * on the device is left, as dm-crypt leaves it, to dm core: it refuses a
+ * start that is not a multiple of the logical block size the target
+ * reports (sector_size), with its own message, for both targets alike.
+ */
 int cri_check_alignment(const struct cri_config *cfg, sector_t len,
 			char **error)
 {
@@ -379,10 +384,6 @@ int cri_check_alignment(const struct cri_config *cfg, sector_t len,
 	}
 	if (cfg->iv_offset & mask) {
 		*error = "Invalid iv_offset sector";
-		return -EINVAL;
-	}
-	if (cfg->start & mask) {
-		*error = "Invalid device sector";
 		return -EINVAL;
 	}
 	return 0;

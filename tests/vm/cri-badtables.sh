@@ -96,7 +96,8 @@ refused "Bad cipher specification" "aes-xts-plain64 $k32 0 $dev 0 1 integrity:28
 refused "Unknown integrity profile" "capi:gcm(aes)-random $k32 0 $dev 0 1 integrity:28:hmac"
 refused "Invalid integrity arguments" "capi:gcm(aes)-random $k32 0 $dev 0 1 integrity:481:aead"
 refused "Invalid iv_offset sector" "aes-xts-plain64 $k32 3 $dev 0 1 sector_size:4096"
-refused "Invalid device sector" "aes-xts-plain64 $k32 0 $dev 5 1 sector_size:4096"
+# The start on the device: refused by dm core, as for dm-crypt.
+refused "start=5 not aligned to h/w logical block size 4096" "aes-xts-plain64 $k32 0 $dev 5 1 sector_size:4096"
 len=16380
 refused "Device size is not multiple of sector_size feature" "aes-xts-plain64 $k32 0 $dev 0 1 sector_size:4096"
 len=16384
