@@ -31,10 +31,11 @@
  * there, as 6.1's dm-crypt does; cri_zoned_writes_in_map()).
  *
  * Reads and writes are split at max_read_size/max_write_size, as in-tree
- * dm-crypt splits them since 6.11 (on 6.1 too, where it splits only writes
- * and at 1 MiB): a bio is decrypted in one piece, so its size bounds the
- * time spent in softirq.  On 6.1, whose dm-crypt cuts no reads, reads
- * decrypted on the workqueue are cut only at 1 MiB (cri_read_bound()).
+ * dm-crypt splits them since 6.11: a read is decrypted in one piece, so its
+ * size bounds the time spent in softirq.  On 6.1, as its dm-crypt, writes
+ * are cut only at one clone (1 MiB); reads, which that dm-crypt does not
+ * cut, at 128 KiB where they are decrypted inline and at 1 MiB on the
+ * workqueue (cri_read_bound()).
  */
 
 #include <linux/bio.h>
@@ -61,8 +62,9 @@
 
 /*
  * dm-crypt's parameters of the same names (6.11+), with its meaning: 0 is
- * the default of 128 KiB (for reads decrypted in a worker before 6.11, one
- * clone: cri_read_bound()), and a value can lower the bound, not raise it.
+ * the default of 128 KiB (before 6.11, one clone for writes, as that
+ * dm-crypt, and for reads decrypted in a worker: cri_read_bound()), and a
+ * value can lower the bound, not raise it.
  */
 static unsigned int max_read_size;
 module_param(max_read_size, uint, 0644);
@@ -71,9 +73,9 @@ static unsigned int max_write_size;
 module_param(max_write_size, uint, 0644);
 MODULE_PARM_DESC(max_write_size, "Maximum size of a write request");
 /*
- * Ours: see cri_spreads().  128 sectors of 512 bytes; a 1 MiB write, split
- * at 128 KiB, is done by eight work items, and so is a 1 MiB read from 6.11
- * (one before: cri_read_bound()).
+ * Ours: see cri_spreads().  128 sectors of 512 bytes; a 1 MiB write or
+ * read, split at 128 KiB from 6.11, is done by eight work items (one before:
+ * cri_dmcrypt_write_bound(), cri_read_bound()).
  */
 static unsigned int read_spread_min = 64 * 1024;
 module_param(read_spread_min, uint, 0644);
@@ -1009,8 +1011,9 @@ static unsigned int cri_read_bound(const struct bio *bio, unsigned long flags)
 /*
  * The largest bio mapped in one piece, as dm-crypt computes it: the
  * parameter for its direction (lowering, never raising, the default bound;
- * a read's is cri_read_bound()'s), a write within one clone of BIO_MAX_VECS
- * pages, rounded down to whole logical blocks and encryption sectors.
+ * a write's is dm-crypt's on the running kernel, a read's is
+ * cri_read_bound()'s), a write within one clone of BIO_MAX_VECS pages,
+ * rounded down to whole logical blocks and encryption sectors.
  * Writes to a zoned device (the dm device is zoned: a table mapping only
  * conventional zones makes it not) are never split on 6.10+ (see
  * cri_zoned_writes_unsplit()) and on 6.1 only at one clone, as its
@@ -1028,7 +1031,8 @@ static unsigned int cri_max_sectors(const struct cri_dev *cd,
 			return UINT_MAX;
 		max = BIO_MAX_VECS << PAGE_SHIFT;
 	} else if (write) {
-		max = min_not_zero(READ_ONCE(max_write_size), CRI_DEFAULT_MAX_IO);
+		max = min_not_zero(READ_ONCE(max_write_size),
+				   cri_dmcrypt_write_bound());
 		max = min_t(unsigned int, max, BIO_MAX_VECS << PAGE_SHIFT);
 	} else {
 		max = min_not_zero(READ_ONCE(max_read_size),

@@ -198,6 +198,17 @@ static inline bool cri_dmcrypt_cuts_reads(void)
 }
 
 /*
+ * dm-crypt's default bound on a write: max_write_size's 128 KiB from 6.11;
+ * before, one clone of BIO_MAX_VECS pages (1 MiB with 4 KiB pages).
+ */
+static inline unsigned int cri_dmcrypt_write_bound(void)
+{
+	if (LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0))
+		return 128 * 1024;
+	return BIO_MAX_VECS << PAGE_SHIFT;
+}
+
+/*
  * dm-crypt's dm-ima text gained "high_priority=" with the flag in 6.10; the
  * target records what the running kernel's dm-crypt records.
  */

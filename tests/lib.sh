@@ -179,9 +179,10 @@ load_targets() {
 	load_module dm-crypt-inline
 }
 
-# The kernel's dm-crypt (loaded) cuts reads at max_read_size (6.11+); before
-# that it cuts none, and crypt-inline cuts the reads it decrypts in a worker
-# (queued or spread) only at 1 MiB.
+# The kernel's dm-crypt (loaded) cuts reads at max_read_size and writes at
+# max_write_size (6.11+); before that it cuts no reads and writes only at
+# one clone (1 MiB), and crypt-inline cuts writes and the reads it decrypts
+# in a worker (queued or spread) only at 1 MiB.
 dmcrypt_cuts_reads() {
 	[ -e /sys/module/dm_crypt/parameters/max_read_size ]
 }
