@@ -141,12 +141,15 @@ to_in_tree
 # The workqueues (their sysfs directories on 6.12) and threads (kernel
 # threads, workqueue rescuers) that "crypt" makes for a device with the
 # optional arguments given, its reload's inactive table loaded beside it.
+# Not kworkers: a pool worker's name shows the workqueue of the item it
+# runs at that moment (kworker/0:1-kcryptd/254:0), which comes and goes.
 crypt_names() {
 	local t
 	t="0 $(blockdev --getsz /dev/ram0) crypt aes-xts-plain64 $(hexkey 64) 0 /dev/ram0 0 $*"
 	dmsetup create vol --table "$t" || return
 	dmsetup reload vol --table "$t" &&
-		{ ls /sys/devices/virtual/workqueue; ps -e -o comm=; } | grep -E 'crypt' | sort
+		{ ls /sys/devices/virtual/workqueue; ps -e -o comm=; } | grep -v '^kworker/' |
+		grep -E 'crypt' | sort
 	dmsetup remove vol
 }
 # high_priority where in-tree dm-crypt has it (6.12, not 6.1).
