@@ -75,7 +75,7 @@ MODULE_PARM_DESC(max_write_size, "Maximum size of a write request");
 /*
  * Ours: see cri_spreads().  128 sectors of 512 bytes; a 1 MiB write or
  * read, split at 128 KiB from 6.11, is done by eight work items (one before:
- * cri_dmcrypt_write_bound(), cri_read_bound()).
+ * cri_write_bound(), cri_read_bound()).
  */
 static unsigned int read_spread_min = 64 * 1024;
 module_param(read_spread_min, uint, 0644);
@@ -999,7 +999,7 @@ static unsigned int cri_read_bound(const struct bio *bio, unsigned long flags)
 	unsigned int whole = min_t(unsigned int, bio->bi_iter.bi_size,
 				   BIO_MAX_VECS << PAGE_SHIFT);
 
-	if (cri_dmcrypt_cuts_reads())
+	if (cri_dmcrypt_has_max_io_size())
 		return CRI_DEFAULT_MAX_IO;
 	if (cri_inline(flags, false) &&
 	    !cri_spreads(flags, false, whole, READ_ONCE(read_spread_min),
@@ -1008,12 +1008,20 @@ static unsigned int cri_read_bound(const struct bio *bio, unsigned long flags)
 	return BIO_MAX_VECS << PAGE_SHIFT;
 }
 
+/* A write's default bound: dm-crypt's on the running kernel. */
+static unsigned int cri_write_bound(void)
+{
+	if (cri_dmcrypt_has_max_io_size())
+		return CRI_DEFAULT_MAX_IO;
+	return BIO_MAX_VECS << PAGE_SHIFT;
+}
+
 /*
  * The largest bio mapped in one piece, as dm-crypt computes it: the
  * parameter for its direction (lowering, never raising, the default bound;
- * a write's is dm-crypt's on the running kernel, a read's is
- * cri_read_bound()'s), a write within one clone of BIO_MAX_VECS pages,
- * rounded down to whole logical blocks and encryption sectors.
+ * a write's is cri_write_bound()'s, a read's cri_read_bound()'s, neither
+ * more than one clone of BIO_MAX_VECS pages), rounded down to whole logical
+ * blocks and encryption sectors.
  * Writes to a zoned device (the dm device is zoned: a table mapping only
  * conventional zones makes it not) are never split on 6.10+ (see
  * cri_zoned_writes_unsplit()) and on 6.1 only at one clone, as its
@@ -1031,9 +1039,7 @@ static unsigned int cri_max_sectors(const struct cri_dev *cd,
 			return UINT_MAX;
 		max = BIO_MAX_VECS << PAGE_SHIFT;
 	} else if (write) {
-		max = min_not_zero(READ_ONCE(max_write_size),
-				   cri_dmcrypt_write_bound());
-		max = min_t(unsigned int, max, BIO_MAX_VECS << PAGE_SHIFT);
+		max = min_not_zero(READ_ONCE(max_write_size), cri_write_bound());
 	} else {
 		max = min_not_zero(READ_ONCE(max_read_size),
 				   cri_read_bound(bio, flags));

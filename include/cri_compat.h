@@ -189,23 +189,13 @@ static inline bool cri_has_integrity_key_size(void)
 }
 
 /*
- * dm-crypt cuts reads (at max_read_size, 128 KiB by default) from 6.11;
- * before, it sent a read whole to its workqueue.
+ * dm-crypt cuts reads and writes at max_read_size/max_write_size (128 KiB
+ * by default) from 6.11; before, it sent a read whole to its workqueue and
+ * cut a write only at one clone (BIO_MAX_VECS pages).
  */
-static inline bool cri_dmcrypt_cuts_reads(void)
+static inline bool cri_dmcrypt_has_max_io_size(void)
 {
 	return LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0);
-}
-
-/*
- * dm-crypt's default bound on a write: max_write_size's 128 KiB from 6.11;
- * before, one clone of BIO_MAX_VECS pages (1 MiB with 4 KiB pages).
- */
-static inline unsigned int cri_dmcrypt_write_bound(void)
-{
-	if (LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0))
-		return 128 * 1024;
-	return BIO_MAX_VECS << PAGE_SHIFT;
 }
 
 /*

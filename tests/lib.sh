@@ -183,7 +183,7 @@ load_targets() {
 # max_write_size (6.11+); before that it cuts no reads and writes only at
 # one clone (1 MiB), and crypt-inline cuts writes and the reads it decrypts
 # in a worker (queued or spread) only at 1 MiB.
-dmcrypt_cuts_reads() {
+dmcrypt_has_max_io_size() {
 	[ -e /sys/module/dm_crypt/parameters/max_read_size ]
 }
 

@@ -43,7 +43,7 @@ write_spread() {
 	local len=$1
 	check_eq "write_spread_min defaults to 64 KiB" "$(cat $params/write_spread_min)" "65536"
 	# Eight pieces each, or one where dm-crypt cuts writes only at a clone.
-	if dmcrypt_cuts_reads; then
+	if dmcrypt_has_max_io_size; then
 		check_eq "no_write_workqueue: 16 writes of 1 MiB, 128 pieces spread" \
 			"$(delta cri spread_writes writedirect 1M 16)" "128"
 	else
@@ -74,7 +74,7 @@ spread_policy() {
 	dmsetup create cri --table "0 $len crypt-inline aes-xts-plain64 $k 0 /dev/nullb0 0 2 no_read_workqueue no_write_workqueue"
 	dd if=/tmp/plain of=/dev/mapper/cri bs=1M oflag=direct status=none
 	n=$(delta cri spread readdirect 1M 16)
-	if dmcrypt_cuts_reads; then
+	if dmcrypt_has_max_io_size; then
 		check_eq "no_read_workqueue: 16 reads of 1 MiB, 128 pieces spread" "$n" "128"
 		check_eq "no_read_workqueue: each 1 MiB read split 7 times, as dm-crypt's" \
 			"$(delta cri split readdirect 1M 16)" "112"
@@ -109,7 +109,7 @@ spread_policy() {
 	readdirect 1M 16
 	i0=$(($(cri_counter cri inline) - i0))
 	s0=$(($(cri_counter cri spread) - s0))
-	if dmcrypt_cuts_reads; then
+	if dmcrypt_has_max_io_size; then
 		check_eq "max_read_size 256 KiB, read_spread_min 512 KiB: 128 KiB pieces, inline" \
 			"$s0 spread of $i0" "0 spread of 128"
 	else

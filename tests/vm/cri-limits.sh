@@ -50,11 +50,11 @@ for opts in "${cases[@]}"; do
 	rd=8
 	case " $opts " in
 	*" force_inline "*) ;;
-	*) dmcrypt_cuts_reads || rd=1 ;;
+	*) dmcrypt_has_max_io_size || rd=1 ;;
 	esac
 	# Of a 1 MiB write: eight, or one where dm-crypt cuts writes at a clone.
 	wr=8
-	dmcrypt_cuts_reads || wr=1
+	dmcrypt_has_max_io_size || wr=1
 	dmsetup create vol --table "0 $len crypt-inline aes-xts-plain64 $k 0 /dev/ram0 0 $opts" || {
 		fail "$label: create"
 		continue
