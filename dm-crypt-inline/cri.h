@@ -240,20 +240,28 @@ void cri_config_free(struct cri_config *cfg);
 unsigned int cri_emit_table(const struct cri_config *cfg, const u8 *hex_key,
 			    const char *dev_name, char *result,
 			    unsigned int maxlen);
+
+/* status.c */
 unsigned int cri_emit_ima(const struct cri_dev *cd,
 			  const struct target_type *tt, char *result,
 			  unsigned int maxlen);
-int cri_inline_flags(const char *mode, unsigned long *flags);
 void cri_sum_stats(const struct cri_stats __percpu *stats,
 		   struct cri_stats *sum);
-bool cri_spreads(unsigned long flags, bool write, unsigned int bytes,
-		 unsigned int spread_min, unsigned int cpus);
 unsigned int cri_emit_status(const struct cri_stats *sum, char *result,
 			     unsigned int maxlen);
 
-/* key.c */
+/* path.c */
+int cri_inline_flags(const char *mode, unsigned long *flags);
+bool cri_spreads(unsigned long flags, bool write, unsigned int bytes,
+		 unsigned int spread_min, unsigned int cpus);
+
+/* keyspec.c */
 int cri_parse_key(struct cri_config *cfg, char *arg, char **error);
+int cri_key_arg_size(const char *arg);
 const char *cri_key_type_name(enum cri_key_type type);
+struct key_type *cri_key_type(enum cri_key_type type);
+
+/* key.c */
 int cri_load_key(struct cri_dev *cd, char **error);
 void cri_put_key(struct cri_dev *cd);
 int cri_wipe_key(struct cri_dev *cd, char **error);

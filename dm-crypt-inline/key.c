@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * crypt-inline: the volume key.  A table names it as hex, as "-" for
- * ciphers without a key, or as ":<size>:<type>:<description>" in the kernel
- * keyring, type logon, user, encrypted or trusted (the last two where the
- * kernel has them), exactly as dm-crypt does.  This file is the one place
- * that copies and wipes key bytes.
+ * crypt-inline: the volume key, loaded into the tfms, kept, wiped and
+ * replaced.  A table names it as hex, as "-" for ciphers without a key, or
+ * as ":<size>:<type>:<description>" in the kernel keyring, type logon,
+ * user, encrypted or trusted (the last two where the kernel has them),
+ * exactly as dm-crypt does (keyspec.c reads that field).  Past the parse of
+ * hex digits, this file is the one place that copies and wipes key bytes.
  *
  * Keys never leave the kernel: dmsetup hides keys only for target type
  * "crypt", so a hex key would be printed by `dmsetup table`.  A hex key is
@@ -15,7 +16,6 @@
  * the payload with kfree_sensitive().
  */
 
-#include <linux/ctype.h>
 #include <linux/cred.h>
 #include <linux/kernel.h>
 #include <linux/key.h>
@@ -93,131 +93,6 @@ static void cri_release_owned(struct key *key)
 	}
 	mutex_unlock(&cri_owned_lock);
 	key_put(key);
-}
-
-/*
- * Keyring key types a table may name, spelled as dm-crypt spells them.  A
- * hex key is printed as the logon key it is stored under.
- */
-static const char * const cri_key_type_names[] = {
-	[CRI_KEY_HEX] = "logon",
-	[CRI_KEY_LOGON] = "logon",
-	[CRI_KEY_USER] = "user",
-	[CRI_KEY_ENCRYPTED] = "encrypted",
-	[CRI_KEY_TRUSTED] = "trusted",
-};
-
-const char *cri_key_type_name(enum cri_key_type type)
-{
-	return cri_key_type_names[type];
-}
-
-/* The kernel's key type, or NULL where this kernel lacks it. */
-static struct key_type *cri_key_type(enum cri_key_type type)
-{
-	switch (type) {
-	case CRI_KEY_USER:
-		return &key_type_user;
-	case CRI_KEY_ENCRYPTED:
-		return cri_key_type_encrypted();
-	case CRI_KEY_TRUSTED:
-		return cri_key_type_trusted();
-	default:
-		return &key_type_logon;
-	}
-}
-
-static int cri_parse_keyring_ref(struct cri_config *cfg, const char *arg,
-				 char **error)
-{
-	const char *type, *desc;
-	unsigned int size, t;
-	size_t len;
-	int n = 0;
-
-	/*
-	 * As dm-crypt: no whitespace, which the table line could not give
-	 * back (dm core escapes none in status output).
-	 */
-	for (desc = arg; *desc; desc++) {
-		if (isspace(*desc)) {
-			*error = CRI_ERR_KEY "whitespace chars not allowed in key string";
-			return -EINVAL;
-		}
-	}
-	/* ":<size>:<type>:<description>" */
-	if (sscanf(arg, ":%u:%n", &size, &n) != 1 || !n) {
-		*error = "Cannot parse key size: :<size>:<type>:<description> expected";
-		return -EINVAL;
-	}
-	type = arg + n;
-	desc = strchr(type, ':');
-	if (!desc || !desc[1]) {
-		*error = CRI_ERR_KEY "keyring key description missing";
-		return -EINVAL;
-	}
-	desc++;
-	if (!size) {
-		*error = CRI_ERR_KEY "key size 0";
-		return -EINVAL;
-	}
-	for (t = CRI_KEY_LOGON; t < ARRAY_SIZE(cri_key_type_names); t++) {
-		len = strlen(cri_key_type_names[t]);
-		if (!strncmp(type, cri_key_type_names[t], len) && type[len] == ':')
-			break;
-	}
-	if (t == ARRAY_SIZE(cri_key_type_names)) {
-		*error = CRI_ERR_KEY "keyring key type logon, user, encrypted or trusted expected";
-		return -EINVAL;
-	}
-	if (!cri_key_type(t)) {
-		*error = t == CRI_KEY_ENCRYPTED ?
-			 CRI_ERR_KEY "keyring key type encrypted not available in this kernel" :
-			 CRI_ERR_KEY "keyring key type trusted not available in this kernel";
-		return -EINVAL;
-	}
-	cfg->key_type = t;
-	cfg->key_size = size;
-	cfg->key_desc = kstrdup(desc, GFP_KERNEL);
-	return cfg->key_desc ? 0 : -ENOMEM;
-}
-
-int cri_parse_key(struct cri_config *cfg, char *arg, char **error)
-{
-	size_t len = strlen(arg);
-	int err;
-
-	if (!strcmp(arg, "-")) {
-		cfg->key_type = CRI_KEY_NONE;
-		return 0;
-	}
-	if (arg[0] == ':')
-		return cri_parse_keyring_ref(cfg, arg, error);
-
-	/*
-	 * As dm-crypt: an odd trailing hex digit is ignored, and the key is
-	 * as long as the table makes it (lmk's 65 keys take over 2 KiB).
-	 */
-	if (len < 2) {
-		memset(arg, '0', len);
-		*error = CRI_ERR_KEY "key shorter than one byte";
-		return -EINVAL;
-	}
-	cfg->key_type = CRI_KEY_HEX;
-	cfg->key_size = len / 2;
-	cfg->key = kmalloc(cfg->key_size, GFP_KERNEL);
-	err = cfg->key ? hex2bin(cfg->key, arg, cfg->key_size) : -ENOMEM;
-	/* As dm-crypt: no copy of the digits stays in the argument buffer. */
-	memset(arg, '0', len);
-	if (err) {
-		kfree_sensitive(cfg->key);
-		cfg->key = NULL;
-		if (err == -ENOMEM)
-			return err;
-		*error = CRI_ERR_KEY "key not hex";
-		return -EINVAL;
-	}
-	return 0;
 }
 
 static bool cri_is_owned_desc(const struct cri_config *cfg)
@@ -586,19 +461,6 @@ int cri_wipe_key(struct cri_dev *cd, char **error)
 	if (err)
 		*error = "Cannot overwrite the key in the cipher";
 	return err;
-}
-
-/* The key size an argument of "key set" gives, as dm-crypt reads it. */
-static int cri_key_arg_size(const char *arg)
-{
-	unsigned int size;
-	char c;
-
-	if (arg[0] != ':')
-		return strlen(arg) / 2;
-	if (sscanf(arg + 1, "%u%c", &size, &c) != 2 || c != ':' || size > INT_MAX)
-		return -EINVAL;
-	return size;
 }
 
 /*
