@@ -226,7 +226,7 @@ struct cri_dev {
 	struct rb_root write_tree;	/* encrypted writes, by sector */
 	struct bio_set bs;
 	mempool_t page_pool;
-	struct percpu_counter pages_held;	/* from the allocator (io.c) */
+	struct percpu_counter pages_held;	/* from the allocator (pages.c) */
 	struct mutex page_alloc_lock;	/* one blocking page allocation at a time */
 	struct cri_stats __percpu *stats;
 };

@@ -6,7 +6,7 @@
  * metadata that dm-integrity keeps beside each sector; "random" alone
  * stores only the IV there.  The layout of a sector's metadata tuple and of
  * the AEAD's input are dm-crypt's, so that either reads what the other
- * wrote (see cri.h and cri_aead_sector() in io.c).  Here: the checks made
+ * wrote (see cri.h and cri_aead_sector() in crypt.c).  Here: the checks made
  * at table load, and the tag pool.
  */
 

@@ -82,7 +82,7 @@ static bool cri_inline(unsigned long flags, bool write)
 			BIT(write ? CRI_NO_WRITE_WORKQUEUE : CRI_NO_READ_WORKQUEUE));
 }
 
-void cri_end_base(struct cri_io *io)
+static void cri_end_base(struct cri_io *io)
 {
 	if (io->status)
 		this_cpu_inc(io->cd->stats->errors);
@@ -563,12 +563,17 @@ void cri_io_exit(struct cri_dev *cd)
 
 int cri_io_global_init(void)
 {
+	int err;
+
+	err = cri_stash_init();
+	if (err)
+		return err;
 	cri_defer_init();
-	return cri_stash_init();
+	return 0;
 }
 
 void cri_io_global_exit(void)
 {
-	cri_stash_exit();
 	cri_defer_exit();
+	cri_stash_exit();
 }

@@ -60,7 +60,6 @@ static inline u8 *cri_tuple(struct cri_io *io)
 }
 
 /* io.c: a bio's end */
-void cri_end_base(struct cri_io *io);
 void cri_write_endio(struct bio *clone);
 void cri_crypt_done(struct cri_io *io);
 

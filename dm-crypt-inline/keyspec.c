@@ -2,8 +2,9 @@
 /*
  * crypt-inline: the table's <key> field, as dm-crypt reads it: hex digits,
  * "-" for a cipher without a key, or ":<size>:<type>:<description>" naming
- * a key in the kernel keyring.  Parsing only: table.c reads the field with
- * it, key.c the argument of "key set"; loading the key is key.c's.
+ * a key in the kernel keyring: its grammar (table.c reads the field with
+ * it, key.c the argument of "key set") and the key types it names; loading
+ * the key is key.c's.
  */
 
 #include <linux/ctype.h>

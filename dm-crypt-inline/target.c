@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * crypt-inline: the device-mapper target.  Registration, constructor and
- * destructor, status and messages; the table grammar is in table.c, keys in
- * key.c, IVs in iv.c and the bio paths in io.c.
+ * destructor, status and messages; the table grammar is in table.c (its
+ * <key> field in keyspec.c), keys in key.c, IVs in iv.c, the status line in
+ * status.c, the path decision in path.c and the bio paths in io.c (with
+ * crypt.c, pages.c, tags.c and defer.c).
  *
  * The constructor builds in one direction and the error path unwinds in the
  * other, so a refused table leaves nothing allocated.

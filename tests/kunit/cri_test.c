@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit suites for crypt-inline's plain logic, one file each: table parsing
- * and printing (table_test.c), the key messages (key_test.c), IV generation
- * (iv_test.c), integrity keys (integrity_test.c), the runtime inline switch
- * and the counters (status_test.c).  The functions under test are the
- * target's own (see Kbuild); the expected values are dm-crypt's documented
- * behaviour and fixed byte vectors, never a second copy of our code.  This
- * file holds what they share.
+ * KUnit suites for crypt-inline's plain logic, one file each: table parsing,
+ * printing and alignment checks (table_test.c), the <key> field and the key
+ * messages (key_test.c), IV generation (iv_test.c), integrity keys
+ * (integrity_test.c), the runtime inline switch and the counters
+ * (status_test.c).  The functions under test are the target's own (see
+ * Kbuild); the expected values are dm-crypt's documented behaviour and fixed
+ * byte vectors, never a second copy of our code.  This file holds what they
+ * share.
  */
 
 #include <linux/slab.h>
