@@ -347,6 +347,11 @@ static void cri_inline_crypt_write(struct cri_io *io)
 	cri_start_crypt(io, false);
 }
 
+/*
+ * The target's map: data bios are cut to their bound, given their path
+ * and handed on (a write's crypto may run here, in the submitter's
+ * context); the rest is passed through or killed.
+ */
 int cri_map(struct dm_target *ti, struct bio *bio)
 {
 	struct cri_dev *cd = ti->private;
@@ -450,6 +455,11 @@ static struct workqueue_struct *cri_alloc_wq(struct cri_dev *cd,
 	return alloc_workqueue("%s", flags | CRI_WQ_SYSFS, max_active, name);
 }
 
+/*
+ * A device's IO state: per-bio data size, bioset, pages, the workqueues
+ * and the write thread, named as the running kernel's dm-crypt names them.
+ * On failure everything taken is given back and *@error says what failed.
+ */
 int cri_io_init(struct cri_dev *cd, struct dm_target *ti, char **error)
 {
 	unsigned int wq_flags = WQ_MEM_RECLAIM;
@@ -561,6 +571,7 @@ void cri_io_exit(struct cri_dev *cd)
 	bioset_exit(&cd->bs);
 }
 
+/* Module init: the page stash and the per-CPU deferral of hard-IRQ reads. */
 int cri_io_global_init(void)
 {
 	int err;

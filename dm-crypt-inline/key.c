@@ -371,6 +371,11 @@ static int cri_install_key(struct cri_dev *cd, struct key *key, char **error)
 	return err;
 }
 
+/*
+ * The constructor's key: a keyring key fetched and held, or a hex key
+ * stored in our keyring, and either set into the tfms; cd->key_valid says
+ * whether it loaded.  No copy of the bytes stays in @cd->cfg.
+ */
 int cri_load_key(struct cri_dev *cd, char **error)
 {
 	struct cri_config *cfg = &cd->cfg;
@@ -388,6 +393,7 @@ int cri_load_key(struct cri_dev *cd, char **error)
 	return cri_install_key(cd, key, error);
 }
 
+/* Lets go of the keyring keys the device holds (its own hex key's, or the table's). */
 void cri_put_key(struct cri_dev *cd)
 {
 	if (cd->owned_key)
@@ -427,6 +433,7 @@ void cri_emit_table_keyed(const struct cri_dev *cd, char *result,
 	up_read(&key->sem);
 }
 
+/* Module init: the keyring that hex keys are stored in (see above). */
 int cri_keyring_init(void)
 {
 	cri_keyring = keyring_alloc(".crypt-inline", GLOBAL_ROOT_UID,

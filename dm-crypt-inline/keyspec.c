@@ -104,6 +104,10 @@ static int cri_parse_keyring_ref(struct cri_config *cfg, const char *arg,
 	return cfg->key_desc ? 0 : -ENOMEM;
 }
 
+/*
+ * The <key> field @arg into @cfg: its type and size, a hex key's bytes
+ * (wiped from @arg whatever the outcome) or a keyring key's description.
+ */
 int cri_parse_key(struct cri_config *cfg, char *arg, char **error)
 {
 	size_t len = strlen(arg);

@@ -329,6 +329,11 @@ static int cri_check_aead(const struct cri_config *cfg, char **error)
 	return 0;
 }
 
+/*
+ * The constructor's arguments into @cfg, checked as dm-crypt checks them;
+ * on failure *@error says why and @cfg holds what cri_config_free() frees.
+ * Hex key digits are wiped from @argv.
+ */
 int cri_parse_table(struct cri_config *cfg, unsigned int argc, char **argv,
 		    char **error)
 {
@@ -389,6 +394,7 @@ int cri_check_alignment(const struct cri_config *cfg, sector_t len,
 	return 0;
 }
 
+/* Frees what parsing allocated, the key's bytes wiped; @cfg is left zeroed. */
 void cri_config_free(struct cri_config *cfg)
 {
 	kfree(cfg->cipher_string);
