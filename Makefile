@@ -36,7 +36,7 @@ check-full: deps
 # The Debian package (debhelper, dh-dkms) from a clean copy of the tree:
 # build/deb/dm-crypt-inline-dkms_<version>_all.deb.
 deb:
-	scripts/deb
+	scripts/pkg/deb
 
 # Only the KUnit suites, in the debug kernel (built once, then cached).
 kunit: deps
@@ -64,14 +64,14 @@ deps:
 PREFIX ?= /usr/local
 SBINDIR := $(PREFIX)/sbin
 install:
-	install -D -m 0755 scripts/dm-inline $(DESTDIR)$(SBINDIR)/dm-inline
+	install -D -m 0755 scripts/tool/dm-inline $(DESTDIR)$(SBINDIR)/dm-inline
 	install -d $(DESTDIR)$(PREFIX)/share/man/man8
-	sed 's/@VERSION@/$(VERSION)/' scripts/dm-inline.8 >$(DESTDIR)$(PREFIX)/share/man/man8/dm-inline.8
+	sed 's/@VERSION@/$(VERSION)/' scripts/tool/dm-inline.8 >$(DESTDIR)$(PREFIX)/share/man/man8/dm-inline.8
 	chmod 0644 $(DESTDIR)$(PREFIX)/share/man/man8/dm-inline.8
 	install -d $(DESTDIR)/etc/systemd/system
-	sed 's|@SBINDIR@|$(SBINDIR)|' scripts/dm-inline.d/dm-inline.service \
+	sed 's|@SBINDIR@|$(SBINDIR)|' scripts/tool/dm-inline.service \
 		>$(DESTDIR)/etc/systemd/system/dm-inline.service
 	test -e $(DESTDIR)/etc/dm-inline.conf || \
-		install -D -m 0600 scripts/dm-inline.d/dm-inline.conf $(DESTDIR)/etc/dm-inline.conf
-	install -D -m 0755 scripts/dm-inline.d/initramfs-hook \
+		install -D -m 0600 scripts/tool/dm-inline.conf $(DESTDIR)/etc/dm-inline.conf
+	install -D -m 0755 scripts/pkg/initramfs-hook \
 		$(DESTDIR)/etc/initramfs-tools/hooks/dm-crypt-dropin

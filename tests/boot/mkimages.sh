@@ -60,7 +60,7 @@ echo 'KEYFILE_PATTERN="/etc/keys/*.key"' >/etc/cryptsetup-initramfs/conf-hook
 # An option for dm_crypt, which whichever module serves crypt takes.
 echo 'options dm_crypt max_write_size=65536' >/etc/modprobe.d/cri-boot.conf
 mkdir -p /etc/initramfs-tools/hooks /etc/initramfs-tools/scripts/local-bottom
-install -m 0755 "$top/scripts/dm-inline.d/initramfs-hook" /etc/initramfs-tools/hooks/dm-crypt-dropin
+install -m 0755 "$top/scripts/pkg/initramfs-hook" /etc/initramfs-tools/hooks/dm-crypt-dropin
 install -m 0755 "$top/tests/boot/report" /etc/initramfs-tools/scripts/local-bottom/cri-report
 
 image() {
@@ -77,7 +77,7 @@ install_dropin() {
 
 image stock
 install_dropin
-"$top/scripts/dm-inline" dropin rule >/etc/modprobe.d/dm-crypt-dropin.conf
+"$top/scripts/tool/dm-inline" dropin rule >/etc/modprobe.d/dm-crypt-dropin.conf
 image enabled
 umount /usr/bin/busybox
 image enabled-static

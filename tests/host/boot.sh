@@ -96,7 +96,7 @@ for i in enabled enabled-static; do
 	check_eq "$i: the image holds the drop-in and its rule" "$(in_image $i)" \
 		"dkms/dm-crypt-dropin.ko modprobe.d/dm-crypt-dropin.conf "
 	check "$i: the rule in it is dm-inline's" cmp <(unpacked $i etc/modprobe.d/dm-crypt-dropin.conf) \
-		<("$TOP/scripts/dm-inline" dropin rule)
+		<("$TOP/scripts/tool/dm-inline" dropin rule)
 	check_eq "$i: it loads dm_crypt early, through the rule (conf/modules)" \
 		"$(unpacked $i conf/modules | grep -E '^dm_crypt(_dropin)?$')" "dm_crypt"
 done

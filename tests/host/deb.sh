@@ -1,5 +1,5 @@
 #!/bin/bash
-# The Debian package: `scripts/deb`, run in a release tree (no .git), builds
+# The Debian package: `scripts/pkg/deb`, run in a release tree (no .git), builds
 # dm-crypt-inline-dkms from a clean copy with debhelper and dh-dkms; lintian
 # finds no error and no warning; `apt install ./deb` builds and installs
 # the three modules (not placeholders) for every installed kernel with headers,
@@ -50,7 +50,7 @@ cleanup
 # From a release tree: the project without .git, as `git archive` gives it.
 clean_copy "$work/release"
 check "the release tree has no .git" test ! -e "$work/release/.git"
-deb=$("$work/release/scripts/deb" "$work") || die "scripts/deb in a release tree"
+deb=$("$work/release/scripts/pkg/deb" "$work") || die "scripts/pkg/deb in a release tree"
 check_eq "package file name" "$(basename "$deb")" "${pkg}_${ver}_all.deb"
 lint=$(lintian --fail-on error,warning "$deb" 2>&1)
 check_eq "lintian: exit status" "$?" "0"

@@ -326,9 +326,9 @@ check "the drop-in unloads" rmmod dm_crypt_dropin
 conf=/run/modprobe.d/dm-crypt-dropin.conf
 mkdir -p /run/modprobe.d
 check_eq "dropin enable without the module installed: exit 3" \
-	"$(DM_INLINE_MODPROBE_CONF=$conf DM_INLINE_NO_INITRAMFS=1 "$TOP/scripts/dm-inline" dropin enable >/dev/null 2>&1; echo $?)" "3"
+	"$(DM_INLINE_MODPROBE_CONF=$conf DM_INLINE_NO_INITRAMFS=1 "$TOP/scripts/tool/dm-inline" dropin enable >/dev/null 2>&1; echo $?)" "3"
 check_fails "and no rule written" test -e $conf
-"$TOP/scripts/dm-inline" dropin rule >$conf
+"$TOP/scripts/tool/dm-inline" dropin rule >$conf
 check "with the rule and no drop-in, modprobe dm_crypt loads in-tree dm-crypt" sh -c \
 	'modprobe dm_crypt && grep -q "^dm_crypt " /proc/modules'
 rm -f $conf

@@ -1,5 +1,5 @@
 #!/bin/bash
-# scripts/dm-inline on volumes cryptsetup opened (LUKS2 defaults with a
+# scripts/tool/dm-inline on volumes cryptsetup opened (LUKS2 defaults with a
 # keyring key and 4096-byte sectors, LUKS1, plain): enable moves them onto
 # crypt-inline with force_inline and every other parameter kept, data stays
 # readable, the volume key shows up in no output and in no table (not even
@@ -13,7 +13,7 @@
 # messages and reloads, is in cri-switch and cri-resume on every kernel)
 . "$TOP/tests/lib.sh"
 
-tool=$TOP/scripts/dm-inline
+tool=$TOP/scripts/tool/dm-inline
 load_targets || die "loading targets"
 ramdisks 2 64 || die "brd"
 head -c 32 /dev/urandom >/tmp/pass
