@@ -47,7 +47,7 @@ demo: deps
 
 # The benchmark: every configuration side by side in a guest of each kernel.
 bench: deps
-	scripts/bench
+	scripts/bench/run
 
 # The soak: ext4 on crypt-inline under churn, fio verify, inline switches,
 # suspend/resume, key cycles and reloads for DURATION seconds (default an hour) in

@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # Shared by the guest tests (tests/lib.sh) and the benchmark's hard-IRQ rows
-# (scripts/lib/bench-dev).  Source it.
+# (scripts/bench/dev).  Source it.
 
 # nullb_hardirq: /dev/nullb0, 1 GiB of memory, completing every request
 # from a 20 µs timer in hard-IRQ context (irqmode=2, as NVMe does).

@@ -43,7 +43,7 @@ fio_json 30 30 >"$fake/runs/seq-qd1.cri-inline-proxy.1.json"
 fio_json 90 90 >"$fake/runs/seq-qd1.cri-inline-proxy.2.json"
 printf 'round %s driver d block 4096 encrypt %s decrypt %s bytes/s\n' \
 	1 100000000 100000000 2 400000000 400000000 >"$fake/crypto"
-check "report on made-up rounds" python3 "$TOP/scripts/lib/bench-report.py" \
+check "report on made-up rounds" python3 "$TOP/scripts/bench/report.py" \
 	--json "$fake/b.json" "$fake"
 check_eq "share of the limit paired by round" "$(python3 -c '
 import json, sys
@@ -51,17 +51,17 @@ r = json.load(open(sys.argv[1]))[0]
 print(round(r["workloads"]["seq-qd1"]["cri-inline-proxy"]["paired"]["limit"], 3))
 ' "$fake/b.json" 2>&1)" "0.9"
 check_eq "the report from bench.json is the report from the runs" \
-	"$(python3 "$TOP/scripts/lib/bench-report.py" --from-json "$fake/b.json" \
+	"$(python3 "$TOP/scripts/bench/report.py" --from-json "$fake/b.json" \
 		--plot "$fake/b.png" 2>/dev/null)" \
-	"$(python3 "$TOP/scripts/lib/bench-report.py" "$fake")"
+	"$(python3 "$TOP/scripts/bench/report.py" "$fake")"
 check_eq "bench.json replotted" "$(head -c 4 "$fake/b.png" 2>/dev/null | tail -c 3)" "PNG"
 sed -i '/^round 2 /d' "$fake/crypto"
 check_fails "report refuses a round without its crypto line" \
-	python3 "$TOP/scripts/lib/bench-report.py" "$fake"
-if "$TOP/scripts/bench" -r 1 -t 1 -o "$out" "$kver" >"$out/table.md" 2>"$out/stderr"; then
-	pass "scripts/bench -r 1 -t 1 on $kver"
+	python3 "$TOP/scripts/bench/report.py" "$fake"
+if "$TOP/scripts/bench/run" -r 1 -t 1 -o "$out" "$kver" >"$out/table.md" 2>"$out/stderr"; then
+	pass "scripts/bench/run -r 1 -t 1 on $kver"
 else
-	fail "scripts/bench -r 1 -t 1 on $kver" "$(tail -n 5 "$out/stderr" | tr '\n' ' ')"
+	fail "scripts/bench/run -r 1 -t 1 on $kver" "$(tail -n 5 "$out/stderr" | tr '\n' ' ')"
 fi
 check "progress reached the end" grep -q "^bench \[$kver\]: done" "$out/stderr"
 check "progress named the crypto-alone step" \

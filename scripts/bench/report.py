@@ -1,8 +1,8 @@
 #!/usr/bin/python3
-"""Turn bench-guest output directories into a Markdown table, JSON and a plot.
+"""Turn scripts/bench/guest output directories into a Markdown table, JSON and a plot.
 
-    bench-report.py [--json FILE] [--plot FILE.png] OUTDIR...
-    bench-report.py --from-json bench.json [--plot FILE.png]
+    report.py [--json FILE] [--plot FILE.png] OUTDIR...
+    report.py --from-json bench.json [--plot FILE.png]
 
 Each OUTDIR holds runs/<workload>.<mode>.<round>.json (fio JSON), crypto
 ("round R driver D block B encrypt E decrypt D bytes/s" per round), kernel
@@ -39,7 +39,7 @@ WORKLOADS = [
     ("rand-qd1", "random 4 KiB 50/50 read/write, psync, qd 1"),
     ("rand-qd32", "random 4 KiB 50/50 read/write, libaio, qd 32, 2 jobs"),
 ]
-# The hard-IRQ rows (scripts/lib/bench-dev irq): null_blk irqmode=2.
+# The hard-IRQ rows (scripts/bench/dev irq): null_blk irqmode=2.
 IRQ_MODES = [
     ("dmcrypt", "dm-crypt default"),
     ("dmcrypt-noq", "dm-crypt no_read/no_write_workqueue"),
@@ -51,7 +51,7 @@ IRQ_WORKLOADS = [
     ("read1m-qd4", "read", "sequential 1 MiB reads, libaio, qd 4"),
     ("write1m-qd4", "write", "sequential 1 MiB writes, libaio, qd 4"),
 ]
-# The large-IO rows (scripts/lib/bench-dev large): a RAM disk, one job.
+# The large-IO rows (scripts/bench/dev large): a RAM disk, one job.
 LARGE_WORKLOADS = [
     ("read4m-qd16", "read", "sequential 4 MiB reads, libaio, qd 16"),
     ("write4m-qd16", "write", "sequential 4 MiB writes, libaio, qd 16"),

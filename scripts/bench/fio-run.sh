@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# Sourced by scripts/lib/bench-guest and bench-dev: one timed fio run as the
+# Sourced by scripts/bench/guest and scripts/bench/dev: one timed fio run as the
 # bench takes it, so both measure alike.
 #
 #   bench_fio RUN DEV SECONDS [FIO-OPTION...]
@@ -8,7 +8,7 @@
 # run (clock ticks neither idle nor iowait, from /proc/stat) to RUN.cpu.
 # With PERF=1 in the environment it also takes a system-wide cpu-clock
 # profile (2000 Hz) of the run into RUN.perf (perf report by symbol with
-# sample counts), which scripts/lib/prof-report.py sums per IO; RUN.cpu then
+# sample counts), which scripts/bench/prof-report.py sums per IO; RUN.cpu then
 # includes perf's own work.
 
 bench_busy() {

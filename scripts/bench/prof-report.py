@@ -3,7 +3,7 @@
 
     prof-report.py DIR
 
-DIR holds a run of scripts/lib/bench-dev or bench-guest with PERF=1
+DIR holds a run of scripts/bench/dev or scripts/bench/guest with PERF=1
 (runs/*.perf beside fio's JSON).  For every workload and mode it prints the
 CPU microseconds per IO (all CPUs, medians over rounds; reads and writes
 together in the RAM disk's mixes) spent in groups of kernel symbols, the
@@ -50,7 +50,7 @@ LINE = re.compile(r"\s*[\d.]+%\s+(\d+)\s+\[([k.])\]\s+(\S+)")
 def load_bench_report():
     here = os.path.dirname(os.path.abspath(__file__))
     spec = importlib.util.spec_from_file_location(
-        "bench_report", os.path.join(here, "bench-report.py"))
+        "bench_report", os.path.join(here, "report.py"))
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
@@ -83,14 +83,14 @@ def main(d):
         if not name.endswith(".perf"):
             continue
         wl, mode, rnd, _ = name.split(".")
-        # The RAM disk's workloads (bench-guest) mix reads and writes.
+        # The RAM disk's workloads (scripts/bench/guest) mix reads and writes.
         dirs = [x[1] for x in br.IRQ_WORKLOADS + br.LARGE_WORKLOADS
                 if x[0] == wl] or ["read", "write"]
         text = open(os.path.join(runs, f"{wl}.{mode}.{rnd}.json")).read()
         job = json.loads(text[text.index("{"):])["jobs"][0]
         ios = sum(job[d]["total_ios"] for d in dirs)
         runtime = max(job[d]["runtime"] for d in dirs)
-        # perf also sampled fio's ramp (bench-guest's 1 s), whose IOs fio
+        # perf also sampled fio's ramp (the guest script's 1 s ramp), whose IOs fio
         # leaves out: count them at the measured rate.
         ramp = float(job["job options"].get("ramp_time", 0)) * 1000
         if ios:
