@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# Shared by the guest tests (tests/lib.sh) and the benchmark's hard-IRQ rows
+# Shared by the guest tests (tests/lib/lib.sh) and the benchmark's hard-IRQ rows
 # (scripts/bench/dev).  Source it.
 
 # nullb_hardirq: /dev/nullb0, 1 GiB of memory, completing every request

@@ -7,7 +7,7 @@
 # over several rounds is checked on made-up rounds, without a guest).  No speed is
 # asserted: that is the benchmark's job, not a test's.
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/lib/lib.sh"
 
 kver=
 for v in ${KERNELS:?}; do

@@ -2,7 +2,7 @@
 # The drop-in at boot, as a platform team gets it: a LUKS2 root volume
 # whose crypttab line asks for no-read-workqueue,no-write-workqueue,
 # opened by an initramfs that Debian's mkinitramfs made with
-# cryptsetup-initramfs and this project's hook (tests/boot/mkimages.sh).
+# cryptsetup-initramfs and this project's hook (tests/lib/boot/mkimages.sh).
 # The stock 6.12 kernel boots each image under QEMU:
 #
 #   enabled   the drop-in opens the root: its table carries dm-crypt's two
@@ -27,7 +27,7 @@
 # on both stock kernels) is initramfs-tools and the modprobe rule, which
 # do not differ between kernels.
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/lib/lib.sh"
 
 v=
 for k in ${KERNELS:?}; do
@@ -55,7 +55,7 @@ trap '[ -n "${CRI_KEEP:-}" ] || rm -rf --one-file-system "$work"' EXIT
 root=$work/root
 mkdir -p "$root/bin" "$root/sbin" "$root/proc" "$root/sys" "$root/dev" "$root/run"
 cp /bin/busybox "$root/bin/busybox"
-install -m 0755 "$TOP/tests/boot/init" "$root/sbin/init"
+install -m 0755 "$TOP/tests/lib/boot/init" "$root/sbin/init"
 head -c 1048576 /dev/urandom >"$root/data"
 sha256sum "$root/data" | cut -d' ' -f1 >"$root/data.sha256"
 mkdir "$work/prep"
@@ -68,7 +68,7 @@ uuid=$(cat /proc/sys/kernel/random/uuid)
 truncate -s 48M "$work/disk.img"
 VM_QEMU_ARGS="-drive file=$work/disk.img,if=virtio,format=raw" \
 	"$TOP/scripts/vm" -k "$v" -t 600 -o "$work/prep" \
-	"$TOP/tests/boot/prepare.sh" root.key "$uuid" fs.img >"$work/prep.out" 2>&1
+	"$TOP/tests/lib/boot/prepare.sh" root.key "$uuid" fs.img >"$work/prep.out" 2>&1
 if grep -q '^[1-9][0-9]* passed, 0 failed$' "$work/prep.out"; then
 	pass "the root volume made in a guest by in-tree dm-crypt"
 else
@@ -76,7 +76,7 @@ else
 	die "the root volume was not made"
 fi
 
-"$TOP/tests/boot/mkimages.sh" "$v" "$work" "$uuid" "$bbdir/bin/busybox" 2>"$work/mkimages.log" ||
+"$TOP/tests/lib/boot/mkimages.sh" "$v" "$work" "$uuid" "$bbdir/bin/busybox" 2>"$work/mkimages.log" ||
 	{ cat "$work/mkimages.log"; die "initramfs images made by mkinitramfs"; }
 pass "initramfs images made by mkinitramfs"
 check_eq "the host's mounts untouched (its /etc, busybox, modules)" \

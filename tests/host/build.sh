@@ -4,7 +4,7 @@
 # series tested (6.1, 6.12); `make clean` removes the products; the sources pass
 # checkpatch --strict.
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/lib/lib.sh"
 . "$TOP/scripts/lib/tree.sh"
 
 work=$(mktemp -d)

@@ -12,7 +12,7 @@
 # no module, no rule and an initramfs without it, and `apt purge` nothing at
 # all.
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/lib/lib.sh"
 . "$TOP/scripts/lib/tree.sh"
 
 name=dm-crypt-inline
@@ -146,7 +146,7 @@ check "placeholders build for 6.12" make -s -C "$stubs" KDIR="$headers" KERNELRE
 # The installed modules, not a build tree's, in a guest of the stock 6.12.
 guest=$(basename "$headers")
 guest=${guest#linux-headers-}
-out=$("$TOP/scripts/vm" -k "$guest" "$TOP/tests/pkg/installed-modules.sh" "$stubs" 2>&1)
+out=$("$TOP/scripts/vm" -k "$guest" "$TOP/tests/lib/installed-modules.sh" "$stubs" 2>&1)
 rc=$?
 echo "$out" | sed -n 's/^\(PASS\|FAIL\): /&['"$guest"' guest] /p'
 check_eq "$guest guest: installed modules pass their smoke tests (exit)" "$rc" "0"

@@ -3,7 +3,7 @@
 # (pointing at the installed tool) and the example config in place, and
 # never overwrites an existing config.
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/lib/lib.sh"
 
 dest=$(mktemp -d)
 trap 'rm -rf "$dest"' EXIT

@@ -4,7 +4,7 @@
 # load time.  Each suite's KTAP record in debugfs becomes one line per test
 # case; a skipped case, a missing result or a suite that did not finish
 # counts as a failure.  The kernel log must stay clean (KASAN, lockdep, ...).
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/lib/lib.sh"
 
 [ -d /sys/kernel/debug/kunit ] || die "no KUnit in this kernel ($(uname -r))"
 load_aesni

@@ -23,7 +23,7 @@
 # what computes are left to the stock kernels: the second LUKS2 volume is
 # read on the inline path only, and of 2. authenc, chacha20-poly1305 and
 # integrity_key_size are skipped; RT skips 4. (parsing).
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/lib/lib.sh"
 
 load_targets || die "loading targets"
 audit_on || die "audit"

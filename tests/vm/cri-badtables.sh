@@ -7,7 +7,7 @@
 # (parsing is the same on RT; on the debug kernel the KUnit suite
 # crypt-inline-table refuses the same tables under KASAN, and cri-aead's
 # refusals unwind a constructor that got as far as its devices and tfms)
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/lib/lib.sh"
 
 load_targets || die "loading targets"
 ramdisks 1 16 || die "brd"

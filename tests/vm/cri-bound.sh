@@ -9,7 +9,7 @@
 # takes is the fall of MemFree during it (fio's own buffers fall the same
 # in every run; null_blk keeps no data).
 # vm-kernels: stock
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/lib/lib.sh"
 
 load_targets || die "loading targets"
 modprobe null_blk nr_devices=1 gb=8 memory_backed=0 irqmode=2 \

@@ -17,7 +17,7 @@
 # vm-kernels: stock debug
 # vm-guest: own
 # (CPU hotplug: no later test inherits a CPU that went offline and back.)
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/lib/lib.sh"
 
 load_targets || die "loading targets"
 modprobe null_blk nr_devices=1 gb=1 memory_backed=1 irqmode=2 \

@@ -16,7 +16,7 @@
 # vm-kernels: stock-6.12 debug
 # vm-check: none
 # (CI tier: none; the order of our writes and flushes is cri-format's and cri-fs's ext4 there)
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/lib/lib.sh"
 
 load_targets || die "loading targets"
 modprobe dm-log-writes || die "dm-log-writes"
@@ -71,7 +71,7 @@ crash_case() {	# LABEL [OPT...]
 	fi
 	sync
 	dmsetup message lw 0 mark mkfs
-	FSMIX_NO_FSYNC=1 FSMIX_MAX_MB=2 "$PY" "$TESTS/fsmix.py" run $mnt/churn 600 3 1 >/tmp/churn.out 2>&1 &
+	FSMIX_NO_FSYNC=1 FSMIX_MAX_MB=2 "$PY" "$TLIB/fsmix.py" run $mnt/churn 600 3 1 >/tmp/churn.out 2>&1 &
 	local churn=$! _
 	# Running (its workers made their directories, its SIGTERM handler
 	# set) before the files come and before it is stopped.
@@ -90,7 +90,7 @@ crash_case() {	# LABEL [OPT...]
 	umount $mnt
 	dmsetup remove cri lw
 	local out
-	out=$($PY "$TESTS/logreplay.py" --after-mark mkfs --every $every /dev/ram1 /dev/ram2 /tmp/crash-check 2>&1)
+	out=$($PY "$TLIB/logreplay.py" --after-mark mkfs --every $every /dev/ram1 /dev/ram2 /tmp/crash-check 2>&1)
 	rc=$?
 	check_eq "$label: every judged flush/FUA state mounts, holds what was acknowledged, fsck clean ($(echo "$out" | tail -n 1))" \
 		"$rc" "0"

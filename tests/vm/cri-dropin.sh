@@ -26,7 +26,7 @@
 #    message switches paths with cryptsetup status still working.
 # 5. `dm-inline dropin` where the module is not installed: enable refuses;
 #    the modprobe rule falls back to in-tree dm-crypt.  (Enabling an
-#    installed drop-in is tests/pkg/installed-modules.sh's, after apt.)
+#    installed drop-in is tests/lib/installed-modules.sh's, after apt.)
 #
 # vm-kernels: stock
 # (cryptsetup and module interplay: user-space tools and registration, not
@@ -34,7 +34,7 @@
 # same objects as crypt-inline; the lifetime of a keyring key a reloaded
 # table reuses is cri-format's keyring cases' on the debug kernel, and
 # KUnit's key suite's)
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/lib/lib.sh"
 
 load_aesni
 modprobe dm_crypt || die "dm_crypt"

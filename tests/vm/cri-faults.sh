@@ -3,7 +3,7 @@
 # linear map): the errors reach the caller as errors, data around them is
 # right, and nothing leaks, on the queued and the inline path.  Then one
 # that fails at times (dm-flakey), under load on every path.
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/lib/lib.sh"
 
 load_targets || die "loading targets"
 ramdisks 1 16 || die "brd"
@@ -90,12 +90,12 @@ for fl in "" "1 force_inline" "2 no_read_workqueue no_write_workqueue"; do
 		label="$path, dm-flakey ${mode#1 }"
 		[ -n "$mode" ] || label="$path, dm-flakey failing all IO"
 		flakey_table
-		check "$label: filled while dm-flakey is up" $PY "$TESTS/faultmix.py" fill /dev/mapper/cri $fmib
+		check "$label: filled while dm-flakey is up" $PY "$TLIB/faultmix.py" fill /dev/mapper/cri $fmib
 		flakey_table "$mode"
 		lax=
 		case $mode in *drop_writes*) lax=--lax ;; esac
 		e0=$(cri_counter cri errors)
-		out=$(timeout 60 $PY "$TESTS/faultmix.py" run /dev/mapper/cri $fmib 3 $lax 2>&1)
+		out=$(timeout 60 $PY "$TLIB/faultmix.py" run /dev/mapper/cri $fmib 3 $lax 2>&1)
 		check_eq "$label: every read holds what was written" "$? $out" "0 ${out%%$'\n'*}"
 		failed=$(echo "$out" | awk '/^ios/ { print $4 }')
 		case $mode in

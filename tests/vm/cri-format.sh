@@ -5,7 +5,7 @@
 # and each target reads what the other wrote.  (On the RT and debug kernels
 # the cases that differ only in cipher, key size or IV generator are left
 # to the stock kernels: see variant below.)
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/lib/lib.sh"
 
 load_targets || die "loading targets"
 load_module xtsproxy || die "insmod xtsproxy"
@@ -65,12 +65,12 @@ same_bytes "allow_discards" aes-xts-plain64 "$k64" 0 0 allow_discards force_inli
 # into a page is refused by the kernel or works, never an IO error.
 for flags in "2 sector_size:4096 force_inline" "1 sector_size:4096"; do
 	dmsetup create cri --table "0 $len crypt-inline aes-xts-plain64 $k64 0 /dev/ram1 0 $flags"
-	res=$($PY "$TESTS/dio-offset.py" /dev/mapper/cri 4096 512)
+	res=$($PY "$TLIB/dio-offset.py" /dev/mapper/cri 4096 512)
 	case $res in
 	ok | refused) pass "${flags#* }: misaligned O_DIRECT buffer $res, no IO error" ;;
 	*) fail "${flags#* }: misaligned O_DIRECT buffer" "$res" ;;
 	esac
-	check_eq "${flags#* }: aligned O_DIRECT buffer works" "$($PY "$TESTS/dio-offset.py" /dev/mapper/cri 4096 0)" "ok"
+	check_eq "${flags#* }: aligned O_DIRECT buffer works" "$($PY "$TLIB/dio-offset.py" /dev/mapper/cri 4096 0)" "ok"
 	dmsetup remove cri
 done
 

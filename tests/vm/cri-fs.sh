@@ -14,7 +14,7 @@
 # vm-kernels: stock rt debug
 # vm-check: stock
 # (CI tier: ext4 on the stock kernels; RT's ext4 and the debug kernel's xfs and btrfs in the full tier)
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/lib/lib.sh"
 
 fs_on_hardirq
 rt=0

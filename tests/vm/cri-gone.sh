@@ -7,7 +7,7 @@
 # of the target fail with EIO, the errors are counted, and the target is
 # removed cleanly; the kernel log holds no sign of a kernel bug.
 # vm-kernels: stock debug
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/lib/lib.sh"
 
 load_targets || die "loading targets"
 ramdisks 1 64 || die "brd"

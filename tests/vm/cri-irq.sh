@@ -8,7 +8,7 @@
 # deferred as with force_inline, which never spreads; the same for writes
 # of write_spread_min bytes under no_write_workqueue, which dm-crypt reads
 # back; fio verifies data on both paths at once while the parameters change.
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/lib/lib.sh"
 
 load_targets || die "loading targets"
 k=$(hexkey 64)

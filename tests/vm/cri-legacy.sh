@@ -13,7 +13,7 @@
 # vm-kernels: stock debug
 # vm-check: stock
 # (CI tier: the stock kernels; the paths these formats take are cri-format's on the debug kernel)
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/lib/lib.sh"
 
 load_targets || die "loading targets"
 ramdisks 2 8 || die "brd"

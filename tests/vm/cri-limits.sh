@@ -13,7 +13,7 @@
 #   offline, not held until module unload.
 # vm-check: stock debug
 # (CI tier: not RT, where the split is the stock 6.12's code and the stash drain the debug kernel's)
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/lib/lib.sh"
 
 load_targets || die "loading targets"
 ramdisks 1 64 || die "brd"

@@ -13,7 +13,7 @@
 # (cryptsetup interplay, user space; the key messages' locking and memory
 # lifetimes are cri-resume's, whose storms of concurrent key set and key
 # wipe run on the RT and debug kernels)
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/lib/lib.sh"
 
 load_targets || die "loading targets"
 ramdisks 1 96 || die "brd"

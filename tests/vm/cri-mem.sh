@@ -16,7 +16,7 @@
 # what is ours here (mempools, allocations in reclaim's writeback) is the
 # same code on 6.1.
 # vm-kernels: rt debug
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/lib/lib.sh"
 
 load_targets || die "loading targets"
 ramdisks 1 320 || die "brd"

@@ -13,7 +13,7 @@
 # vm-kernels: stock
 # vm-cmdline: ima_policy=critical_data
 # vm-qemu: -object cryptodev-backend-builtin,id=cryptodev0 -device virtio-crypto-pci,id=crypto0,cryptodev=cryptodev0
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/lib/lib.sh"
 
 load_targets || die "loading targets"
 ramdisks 2 16 || die "brd"

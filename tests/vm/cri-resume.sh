@@ -13,7 +13,7 @@
 #    then resume with the key; and, under fio verify, suspend/key set/resume
 #    cycles, reloads, inline switches, status and key wipes (refused while
 #    active) at once.  Nothing may leak, underflow or corrupt.
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/lib/lib.sh"
 
 load_targets || die "loading targets"
 modprobe dm_delay || die "dm-delay"

@@ -14,7 +14,7 @@
 # vm-kernels: debug
 # vm-check: none
 # (CI tier: none; cri-resume cycles suspend, key wipe/set, reloads and switches under fio verify on the debug kernel)
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/lib/lib.sh"
 
 secs=${SOAK_SECONDS:-120}
 fs_on_hardirq

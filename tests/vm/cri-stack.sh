@@ -18,7 +18,7 @@
 # vm-kernels: debug
 # vm-check: none
 # (CI tier: none; its bios take the paths cri-format, cri-faults and cri-gone run under KASAN and lockdep there)
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/lib/lib.sh"
 
 load_targets || die "loading targets"
 modprobe raid1 || die "raid1"

@@ -5,7 +5,7 @@
 # (CRI_PATHS) leave out the proxy, which differs only in what computes
 # (xtsproxy-dmcrypt runs it on RT; its vectors, the debug kernel's KUnit);
 # writes at qd 32 under memory pressure are cri-mem's.
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/lib/lib.sh"
 
 load_targets || die "loading targets"
 load_module xtsproxy || die "xtsproxy"

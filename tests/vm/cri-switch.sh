@@ -11,7 +11,7 @@
 # vm-kernels: stock rt
 # vm-check: stock
 # (CI tier: not RT; cri-toggle switches modes under fio verify there)
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/lib/lib.sh"
 
 load_targets || die "loading targets"
 ramdisks 1 64 || die "brd"

@@ -7,7 +7,7 @@
 # reloads under fio verify for two minutes (and KUnit checks the message's
 # parsing).
 # vm-kernels: stock rt
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/lib/lib.sh"
 
 load_targets || die "loading targets"
 ramdisks 1 64 || die "brd"

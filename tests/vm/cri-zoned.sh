@@ -13,7 +13,7 @@
 # only takes large writes.  The debug kernel has no zoned block devices, and
 # nothing here runs in another context than the inline path of cri-format.
 # vm-kernels: stock
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/lib/lib.sh"
 
 load_targets || die "loading targets"
 # Zone 0 conventional, the rest sequential; null_blk takes requests and
@@ -131,7 +131,7 @@ dmsetup remove cri
 # comes as one bio of more than a clone's pages.
 dmsetup create conv --table "0 $zs crypt-inline aes-xts-plain64 $k64 0 /dev/nullb1 0"
 check_eq "conventional zones only: a 4 MiB write from huge pages" \
-	"$($PY "$TESTS/dio-huge.py" /dev/mapper/conv $((zs * 512)))" "ok"
+	"$($PY "$TLIB/dio-huge.py" /dev/mapper/conv $((zs * 512)))" "ok"
 dmsetup remove conv
 
 rmmod null_blk

@@ -21,7 +21,7 @@
 # vm-timeout: 3600
 # (It loads scsi_debug, loop and in-tree dm-crypt, and swaps dm-crypt for
 # the drop-in: no other test may run in its guest afterwards.)
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/lib/lib.sh"
 
 tarball=$VM_CACHE/cryptsetup_2.6.1.orig.tar.gz
 [ -r "$tarball" ] || die "no $tarball (scripts/deps downloads it)"

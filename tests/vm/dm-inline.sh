@@ -11,7 +11,7 @@
 # vm-kernels: stock-6.12
 # (user space, the same on every kernel: one stock kernel; its kernel side,
 # messages and reloads, is in cri-switch and cri-resume on every kernel)
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/lib/lib.sh"
 
 tool=$TOP/scripts/tool/dm-inline
 load_targets || die "loading targets"

@@ -12,7 +12,7 @@
 # bytes on the backing device as aes-xts-plain64 with the same key, for
 # 256- and 512-bit keys and 512/4096-byte sectors; the counters show which
 # path served; the module is pinned while a device uses it.
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/lib/lib.sh"
 
 load_aesni
 load_module xtsproxy || die "insmod xtsproxy"

@@ -8,7 +8,7 @@
 # Loaded before aesni-intel and the xts template, xtsproxy changes nothing
 # for plain xts(aes) users: cryptsetup luksFormat/open with defaults work,
 # data reads back, and the proxy serves none of it.
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/lib/lib.sh"
 
 for m in aesni_intel xts; do
 	check_fails "$m not loaded before xtsproxy" grep -q "^$m " /proc/modules
@@ -36,8 +36,8 @@ check "close again" cryptsetup close vol
 check_eq "proxy served none of it" "$(served)" "$base"
 
 # A plain lookup never lands on the proxy: AF_ALG by name gets the kernel's.
-read -r _ key iv pt ct < <(grep '^XTS-AES-10 ' "$TESTS/xts-vectors.txt")
-check_eq "xts(aes) by name encrypts right" "$($PY "$TESTS/afalg.py" 'xts(aes)' enc "$key" "$iv" "$pt")" "$ct"
+read -r _ key iv pt ct < <(grep '^XTS-AES-10 ' "$TLIB/xts-vectors.txt")
+check_eq "xts(aes) by name encrypts right" "$($PY "$TLIB/afalg.py" 'xts(aes)' enc "$key" "$iv" "$pt")" "$ct"
 check_eq "...and the proxy did not serve it" "$(served)" "$base"
 check "rmmod" rmmod xtsproxy
 finish

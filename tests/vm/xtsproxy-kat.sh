@@ -9,7 +9,7 @@
 # IEEE 1619 XTS-AES known answers through AF_ALG on the driver name, and
 # key checks that match the kernel's xts.  Run with -c qemu64 it exercises
 # the fallback alone.
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/lib/lib.sh"
 
 load_aesni
 load_module xtsproxy || die "insmod xtsproxy"
@@ -27,7 +27,7 @@ queue() {
 }
 run_queue() {
 	local got i
-	mapfile -t got < <(printf '%s\n' "${ops[@]}" | $PY "$TESTS/afalg.py" -)
+	mapfile -t got < <(printf '%s\n' "${ops[@]}" | $PY "$TLIB/afalg.py" -)
 	for i in "${!ops[@]}"; do
 		check_eq "${labels[$i]}" "${got[$i]:-no result}" "${wants[$i]}"
 	done
@@ -43,7 +43,7 @@ while read -r vec key iv pt ct; do
 	queue "$vec encrypt" "$ct" $drv enc "$key" "$iv" "$pt"
 	queue "$vec decrypt" "$pt" $drv dec "$key" "$iv" "$ct"
 	n=$((n + 2))
-done <"$TESTS/xts-vectors.txt"
+done <"$TLIB/xts-vectors.txt"
 check_eq "vector operations" "$n" "12"
 run_queue
 

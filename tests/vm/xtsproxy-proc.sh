@@ -6,7 +6,7 @@
 # xtsproxy registers as a synchronous, public, low-priority xts(aes) that
 # passes the kernel's self-test, reports its fast path, and is unloadable
 # when idle.
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/lib/lib.sh"
 
 load_aesni
 load_module xtsproxy || die "insmod xtsproxy"

@@ -6,7 +6,7 @@
 # the same bytes on disk as dm-crypt, inline, the drop-in dm-crypt's bytes
 # read back in its place.  The placeholders built for
 # kernels outside the tested series (directory $1) refuse to load.
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/lib/lib.sh"
 
 v=$(uname -r)
 for m in xtsproxy dm-crypt-inline dm-crypt-dropin; do

@@ -28,7 +28,7 @@ set -euo pipefail
 if [ -z "${CRI_MKIMAGES_NS:-}" ]; then
 	CRI_MKIMAGES_NS=$$ exec unshare -m --propagation private "$0" "$@"
 fi
-top=$(cd "$(dirname "$0")/../.." && pwd)
+top=$(cd "$(dirname "$0")/../../.." && pwd)
 v=$1 work=$2 uuid=$3 busybox=$4
 mods=/lib/modules/$v
 ns=$work/ns
@@ -61,7 +61,7 @@ echo 'KEYFILE_PATTERN="/etc/keys/*.key"' >/etc/cryptsetup-initramfs/conf-hook
 echo 'options dm_crypt max_write_size=65536' >/etc/modprobe.d/cri-boot.conf
 mkdir -p /etc/initramfs-tools/hooks /etc/initramfs-tools/scripts/local-bottom
 install -m 0755 "$top/scripts/pkg/initramfs-hook" /etc/initramfs-tools/hooks/dm-crypt-dropin
-install -m 0755 "$top/tests/boot/report" /etc/initramfs-tools/scripts/local-bottom/cri-report
+install -m 0755 "$top/tests/lib/boot/report" /etc/initramfs-tools/scripts/local-bottom/cri-report
 
 image() {
 	echo "mkimages: $1" >&2

@@ -5,7 +5,7 @@
 # has its own /tmp and /var/tmp).
 #
 #   prepare.sh KEY_FILE UUID EXT4_IMAGE
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/lib/lib.sh"
 
 key=$VM_OUT/$1 uuid=$2 fs=$VM_OUT/$3
 load_aesni

@@ -8,7 +8,7 @@ set -u
 _passed=0
 _failed=0
 PY=/usr/bin/python3
-TESTS=$TOP/tests/vm
+TLIB=$TOP/tests/lib
 # Key-slot PBKDF at its cheapest, for luksFormat: these tests are about the
 # volume's table and data, which the slot's KDF never touches, and a KDF
 # calibrated by cryptsetup costs about 2 s of guest time per unlock.  LUKS2
@@ -212,9 +212,9 @@ fs_on_hardirq() {
 	mkdir -p $mnt
 }
 
-# mix ARGS...: tests/fsmix.py, the filesystem churn and its checks.
+# mix ARGS...: tests/lib/fsmix.py, the filesystem churn and its checks.
 mix() {
-	"$PY" "$TESTS/fsmix.py" "$@"
+	"$PY" "$TLIB/fsmix.py" "$@"
 }
 
 # nullb_configfs: null_blk loaded without devices, for devices made in
