@@ -16,7 +16,7 @@
 #include <linux/bits.h>
 
 #include "cri.h"
-#include "cri_compat.h"
+#include "cri_dmcrypt.h"
 
 #ifdef CRI_DROPIN
 const struct cri_flavour cri_flavour = {

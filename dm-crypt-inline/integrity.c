@@ -16,7 +16,7 @@
 #include <linux/rtnetlink.h>
 
 #include "cri.h"
-#include "cri_compat.h"
+#include "cri_dmcrypt.h"
 
 /* Tag buffers that always exist: a page each, bios split to fit. */
 #define CRI_TAG_POOL_MIN	16

@@ -44,6 +44,7 @@
 
 #include "cri.h"
 #include "cri_compat.h"
+#include "cri_dmcrypt.h"
 #include "io.h"
 
 #define CRI_MIN_IOS		64

@@ -11,7 +11,7 @@
 #include <linux/string.h>
 
 #include "cri.h"
-#include "cri_compat.h"
+#include "cri_dmcrypt.h"
 
 static char cri_yn(const struct cri_config *cfg, int bit)
 {

@@ -15,7 +15,7 @@
 #include <linux/string.h>
 
 #include "cri.h"
-#include "cri_compat.h"
+#include "cri_dmcrypt.h"
 
 struct cri_iv_name {
 	const char *name;
