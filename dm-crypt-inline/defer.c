@@ -107,7 +107,7 @@ static DEFINE_PER_CPU(struct cri_defer, cri_defer);
  * A run ends in one of two ways: it found held and the list both empty,
  * or it scheduled itself again.  A completion that adds to the list after
  * the first has looked schedules a run of its own (this one is no longer
- * pending); one that added while this run was pending is seen by it or by
+ * pending); one that added while the run was pending is seen by it or by
  * the run it schedules.  So nothing stays on the list with no run to come,
  * whatever the size of a burst.
  */
