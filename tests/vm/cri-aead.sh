@@ -19,10 +19,11 @@
 # 4. Tables dm-crypt refuses are refused with its reason on this kernel
 #    (no integrity profile beneath, tag and sector size mismatches, an AEAD
 #    tag size the cipher cannot do), the others taken; nothing left behind.
-# On the RT and debug kernels (CRI_PATHS) the cases that differ only in
-# what computes are left to the stock kernels: the second LUKS2 volume is
-# read on the inline path only, and of 2. authenc, chacha20-poly1305 and
-# integrity_key_size are skipped; RT skips 4. (parsing).
+# Where CRI_NO_VARIANTS is set (RT, debug, and in CI all stock kernels but
+# 6.12) the cases that differ only in what computes are left to another
+# kernel: the second LUKS2 volume is read on the inline path only, and of
+# 2. authenc, chacha20-poly1305 and integrity_key_size are skipped; RT
+# (CRI_PATHS without CRI_QUICK) skips 4. (parsing).
 . "$TOP/tests/lib/lib.sh"
 
 load_targets || die "loading targets"
@@ -118,9 +119,9 @@ luks() {
 	len=$(echo "$table" | awk '{ print $2 }')
 	args=$(echo "$table" | cut -d' ' -f4-)
 	dmsetup remove vol
-	# On the RT and debug kernels (CRI_PATHS) the second volume, which
-	# differs from the first in what computes its tags, takes one path.
-	[ -n "${CRI_PATHS:-}" ] && [ "$kind" != "$first" ] && ps=(force_inline)
+	# Without variants the second volume, which differs from the first
+	# in what computes its tags, takes one path.
+	[ -n "${CRI_NO_VARIANTS:-}" ] && [ "$kind" != "$first" ] && ps=(force_inline)
 	for p in "${ps[@]}"; do
 		crossread "$kind ${p:-queued}" "$len" "$args" $p
 		# Requests above the 128 KiB split, as filesystems and dd send
@@ -167,10 +168,10 @@ same_meta() {
 k16=$(hexkey 16)
 k64=$(hexkey 64)
 # variant: a case that differs from another only in what computes (AEAD,
-# key layout): not on the RT and debug kernels (CRI_PATHS), which keep one
-# AEAD at both sector sizes (the tag buffers are sized by it) and the
-# random IVs without one.
-variant() { [ -n "${CRI_PATHS:-}" ] || "$@"; }
+# key layout): left out where CRI_NO_VARIANTS is set, which keeps one AEAD
+# at both sector sizes (the tag buffers are sized by it) and the random
+# IVs without one.
+variant() { [ -n "${CRI_NO_VARIANTS:-}" ] || "$@"; }
 same_meta "gcm(aes)-plain64, 512-byte sectors" 16 512 "capi:gcm(aes)-plain64" "$k16" "integrity:16:aead"
 same_meta "gcm(aes)-plain64, 4096-byte sectors" 16 4096 "capi:gcm(aes)-plain64" "$k16" "integrity:16:aead" "sector_size:4096"
 variant same_meta "authenc(hmac(sha256),xts(aes))-plain64, iv_offset" 32 512 \
@@ -180,7 +181,7 @@ SAME_BYTES=0 variant same_meta "rfc7539(chacha20,poly1305)-random" 28 512 \
 	"capi:rfc7539(chacha20,poly1305)-random" "$(hexkey 32)" "integrity:28:aead"
 # integrity_key_size, where the kernel's dm-crypt has it (target 1.28,
 # 6.12): a 20-byte MAC key, taken from the key's tail as dm-crypt takes it.
-if [ -z "${CRI_PATHS:-}" ] &&
+if [ -z "${CRI_NO_VARIANTS:-}" ] &&
 	[ "$(dmsetup targets | awk '$1 == "crypt" { split($2, v, "."); print v[2] }')" -ge 28 ]; then
 	same_meta "authenc(hmac(sha256),xts(aes))-plain64, integrity_key_size:20" 32 512 \
 		"capi:authenc(hmac(sha256),xts(aes))-plain64" "$(hexkey 84)" "integrity:32:aead" \
