@@ -13,7 +13,8 @@
 # must hold no sign of a kernel bug (the scripts' negative cases log dm
 # errors; those are expected).
 # CS_SCRIPTS (comma-separated) picks the scripts; the default is those that
-# drive dm-crypt and fit a guest's time.
+# drive dm-crypt and fit a guest's time.  CS_TIMEOUT bounds each run of a
+# script (1200 s unless set; the guest's own limit is scripts/vm's -t).
 # Only on stock kernels: the debug kernel has neither loop nor SCSI.
 # vm-kernels: stock
 # vm-check: none
@@ -47,7 +48,7 @@ mkdir -p /run/modprobe.d
 run() {
 	rm -rf /tmp/cst
 	cp -a /tmp/cs/tests /tmp/cst
-	(cd /tmp/cst && CRYPTSETUP_PATH=/usr/sbin LANG=C timeout 1200 bash "./$2") \
+	(cd /tmp/cst && CRYPTSETUP_PATH=/usr/sbin LANG=C timeout "${CS_TIMEOUT:-1200}" bash "./$2") \
 		>"/tmp/out.$1" 2>&1 </dev/null
 }
 # marks FILE: the lines by which a script says a case did not apply.
