@@ -355,6 +355,14 @@ same_bytes() {
 	dmsetup remove ref cri
 }
 
+# variant CMD...: a case that differs from the kept ones only in what
+# computes (cipher, key size, IV generator, AEAD): run unless
+# CRI_NO_VARIANTS is set (RT, debug, and in CI every stock kernel but the
+# last), which leaves it to a kernel that runs them all.
+variant() {
+	[ -n "${CRI_NO_VARIANTS:-}" ] || "$@"
+}
+
 # check_paths LABEL "OPTS": the status counters show the path the flags ask
 # for: both directions inline, both queued, or one of each.
 check_paths() {

@@ -167,11 +167,8 @@ same_meta() {
 }
 k16=$(hexkey 16)
 k64=$(hexkey 64)
-# variant: a case that differs from another only in what computes (AEAD,
-# key layout): left out where CRI_NO_VARIANTS is set, which keeps one AEAD
-# at both sector sizes (the tag buffers are sized by it) and the random
-# IVs without one.
-variant() { [ -n "${CRI_NO_VARIANTS:-}" ] || "$@"; }
+# Without the variants (lib.sh) one AEAD stays at both sector sizes (the
+# tag buffers are sized by it), and the random IVs without one.
 same_meta "gcm(aes)-plain64, 512-byte sectors" 16 512 "capi:gcm(aes)-plain64" "$k16" "integrity:16:aead"
 same_meta "gcm(aes)-plain64, 4096-byte sectors" 16 4096 "capi:gcm(aes)-plain64" "$k16" "integrity:16:aead" "sector_size:4096"
 variant same_meta "authenc(hmac(sha256),xts(aes))-plain64, iv_offset" 32 512 \

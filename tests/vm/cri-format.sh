@@ -4,7 +4,7 @@
 # the same plaintext and key leave identical bytes on the backing device,
 # and each target reads what the other wrote.  (Where CRI_NO_VARIANTS is
 # set, the cases that differ only in cipher, key size or IV generator are
-# left to another kernel: see variant below.)
+# left to another kernel: see variant in lib.sh.)
 . "$TOP/tests/lib/lib.sh"
 
 load_targets || die "loading targets"
@@ -17,30 +17,27 @@ bytes=$((len * 512))
 head -c $bytes /dev/urandom >/tmp/plain
 
 k32=$(hexkey 32) k64=$(hexkey 64) k16=$(hexkey 16)
-# variant: a case that differs from the others only in which cipher, key
-# size or IV generator computes.  Left out where CRI_NO_VARIANTS is set
-# (RT, debug, and in CI all stock kernels but 6.12), which keep one of each
-# code path (sync and async tfms, essiv's second tfm, split writes, sector
-# sizes, flags, keyring keys).
-variant() { [ -n "${CRI_NO_VARIANTS:-}" ] || same_bytes "$@"; }
-variant "aes-xts-plain64 256" aes-xts-plain64 "$k32" 0 0
+# Without the variants (lib.sh) one case of each code path stays: sync and
+# async tfms, essiv's second tfm, split writes, sector sizes, flags,
+# keyring keys.
+variant same_bytes "aes-xts-plain64 256" aes-xts-plain64 "$k32" 0 0
 same_bytes "aes-xts-plain64 512" aes-xts-plain64 "$k64" 0 0
 same_bytes "aes-xts-plain64 inline" aes-xts-plain64 "$k64" 0 0 force_inline
-variant "aes-xts-plain" aes-xts-plain "$k32" 5 0 force_inline
-variant "aes-xts-plain64be" aes-xts-plain64be "$k32" 0 0
-variant "aes-cbc-essiv:sha256 128" aes-cbc-essiv:sha256 "$k16" 0 0
+variant same_bytes "aes-xts-plain" aes-xts-plain "$k32" 5 0 force_inline
+variant same_bytes "aes-xts-plain64be" aes-xts-plain64be "$k32" 0 0
+variant same_bytes "aes-cbc-essiv:sha256 128" aes-cbc-essiv:sha256 "$k16" 0 0
 same_bytes "aes-cbc-essiv:sha256 256 inline" aes-cbc-essiv:sha256 "$k32" 0 0 force_inline
-variant "aes-cbc-plain (legacy 'aes')" aes "$k32" 0 0
-variant "aes-cbc-null" aes-cbc-null "$k16" 0 0 force_inline
-variant "aes-ecb" aes-ecb "$k16" 0 0
-variant "aes-lrw-benbi" aes-lrw-benbi "$(hexkey 48)" 0 0 force_inline
-variant "serpent-xts-plain64" serpent-xts-plain64 "$k64" 0 0 force_inline
-variant "twofish-cbc-essiv:sha256" twofish-cbc-essiv:sha256 "$k32" 0 0
-variant "aes:1 keycount" aes:1-xts-plain64 "$k32" 0 0
-variant "capi:xts(aes)-plain64" "capi:xts(aes)-plain64" "$k64" 0 0 force_inline
-variant "capi:cbc(aes)-essiv:sha256" "capi:cbc(aes)-essiv:sha256" "$k32" 0 0
+variant same_bytes "aes-cbc-plain (legacy 'aes')" aes "$k32" 0 0
+variant same_bytes "aes-cbc-null" aes-cbc-null "$k16" 0 0 force_inline
+variant same_bytes "aes-ecb" aes-ecb "$k16" 0 0
+variant same_bytes "aes-lrw-benbi" aes-lrw-benbi "$(hexkey 48)" 0 0 force_inline
+variant same_bytes "serpent-xts-plain64" serpent-xts-plain64 "$k64" 0 0 force_inline
+variant same_bytes "twofish-cbc-essiv:sha256" twofish-cbc-essiv:sha256 "$k32" 0 0
+variant same_bytes "aes:1 keycount" aes:1-xts-plain64 "$k32" 0 0
+variant same_bytes "capi:xts(aes)-plain64" "capi:xts(aes)-plain64" "$k64" 0 0 force_inline
+variant same_bytes "capi:cbc(aes)-essiv:sha256" "capi:cbc(aes)-essiv:sha256" "$k32" 0 0
 same_bytes "capi:xts-aes-xtsproxy-plain64" capi:xts-aes-xtsproxy-plain64 "$k64" 0 0 force_inline
-variant "IV options ignored as dm-crypt ignores them" aes-xts-plain64:sha256 "$k64" 0 0
+variant same_bytes "IV options ignored as dm-crypt ignores them" aes-xts-plain64:sha256 "$k64" 0 0
 # dm-crypt takes high_priority from 6.10 on; it changes no byte.
 CRI_ONLY="high_priority" same_bytes "high_priority" aes-xts-plain64 "$k64" 0 0 high_priority
 # cryptd makes every request asynchronous: callbacks and backlog, both

@@ -20,10 +20,8 @@ ramdisks 2 8 || die "brd"
 len=2048			# 1 MiB mapped: old formats, few bytes needed
 bytes=$((len * 512))
 head -c $bytes /dev/urandom >/tmp/plain
-# Where CRI_NO_VARIANTS is set (debug, and in CI all stock kernels but
-# 6.12) one case per mode and path kind: the others repeat a path with
-# another key size or offset.
-full() { [ -n "${CRI_NO_VARIANTS:-}" ] || "$@"; }
+# Without the variants (lib.sh) one case per mode and path kind stays: the
+# others repeat a path with another key size or offset.
 
 k16=$(hexkey 16) k32=$(hexkey 32) k48=$(hexkey 48) k64=$(hexkey 64)
 lmk2=$(hexkey 1024)	# 64 keys of 16 bytes: loop-AES v2
@@ -31,28 +29,28 @@ lmk3=$(hexkey 2080)	# 65 parts of 32 bytes: v3, the last is the seed
 
 same_bytes "lmk v2, keycount 64, queued" aes:64-cbc-lmk "$lmk2" 0 0
 same_bytes "lmk v3, keycount 64, inline" aes:64-cbc-lmk "$lmk3" 0 0 force_inline
-full same_bytes "lmk v3, iv_offset and offset, reads inline" aes:64-cbc-lmk "$lmk3" 77 8 no_read_workqueue
-full same_bytes "lmk, one key" aes-cbc-lmk "$k32" 0 0 no_write_workqueue
-full same_bytes "capi:cbc(aes)-lmk (64 keys implied)" "capi:cbc(aes)-lmk" "$lmk3" 0 0 force_inline
-full same_bytes "tcw, AES-256" aes-cbc-tcw "$k64" 0 0
+variant same_bytes "lmk v3, iv_offset and offset, reads inline" aes:64-cbc-lmk "$lmk3" 77 8 no_read_workqueue
+variant same_bytes "lmk, one key" aes-cbc-lmk "$k32" 0 0 no_write_workqueue
+variant same_bytes "capi:cbc(aes)-lmk (64 keys implied)" "capi:cbc(aes)-lmk" "$lmk3" 0 0 force_inline
+variant same_bytes "tcw, AES-256" aes-cbc-tcw "$k64" 0 0
 same_bytes "tcw, AES-128, inline, offsets" aes-cbc-tcw "$k48" 100 16 force_inline
-full same_bytes "tcw, serpent, writes inline" serpent-cbc-tcw "$k64" 0 0 no_write_workqueue
-full same_bytes "eboiv, 4096-byte sectors (BitLocker)" aes-cbc-eboiv "$k32" 0 0 sector_size:4096 iv_large_sectors
+variant same_bytes "tcw, serpent, writes inline" serpent-cbc-tcw "$k64" 0 0 no_write_workqueue
+variant same_bytes "eboiv, 4096-byte sectors (BitLocker)" aes-cbc-eboiv "$k32" 0 0 sector_size:4096 iv_large_sectors
 same_bytes "eboiv, 512-byte sectors, inline" aes-cbc-eboiv "$k16" 9 0 force_inline
 same_bytes "elephant, AES-256, 4096-byte sectors, inline" aes-cbc-elephant "$k64" 0 0 force_inline sector_size:4096 iv_large_sectors
-full same_bytes "elephant, AES-128, 4096-byte sectors, queued" aes-cbc-elephant "$k32" 0 8 sector_size:4096 iv_large_sectors
+variant same_bytes "elephant, AES-128, 4096-byte sectors, queued" aes-cbc-elephant "$k32" 0 8 sector_size:4096 iv_large_sectors
 same_bytes "elephant, 512-byte sectors, reads inline" aes-cbc-elephant "$k32" 3 0 no_read_workqueue
 # Sector numbers past 2^32: the high bits of each IV mode's sector.
 big=$(((1 << 40) + (1 << 33)))
-full same_bytes "lmk v3, iv_offset past 2^40" aes:64-cbc-lmk "$lmk3" $big 0 force_inline
-full same_bytes "tcw, iv_offset past 2^40" aes-cbc-tcw "$k64" $big 0
-full same_bytes "eboiv, iv_offset past 2^40" aes-cbc-eboiv "$k32" $big 0 force_inline
-full same_bytes "elephant, iv_offset past 2^40" aes-cbc-elephant "$k64" $big 0 sector_size:4096 iv_large_sectors
+variant same_bytes "lmk v3, iv_offset past 2^40" aes:64-cbc-lmk "$lmk3" $big 0 force_inline
+variant same_bytes "tcw, iv_offset past 2^40" aes-cbc-tcw "$k64" $big 0
+variant same_bytes "eboiv, iv_offset past 2^40" aes-cbc-eboiv "$k32" $big 0 force_inline
+variant same_bytes "elephant, iv_offset past 2^40" aes-cbc-elephant "$k64" $big 0 sector_size:4096 iv_large_sectors
 # eboiv with 4096-byte sectors counted in 512-byte units (no iv_large_sectors).
-full same_bytes "eboiv, 4096-byte sectors, 512-byte IV units" aes-cbc-eboiv "$k32" 16 0 sector_size:4096
+variant same_bytes "eboiv, 4096-byte sectors, 512-byte IV units" aes-cbc-eboiv "$k32" 16 0 sector_size:4096
 same_bytes "keycount 4, xts" aes:4-xts-plain64 "$(hexkey 256)" 0 0 force_inline
-full same_bytes "keycount 2, essiv, offsets" aes:2-cbc-essiv:sha256 "$k64" 5 8
-full same_bytes "keycount 8, 4096-byte sectors" aes:8-cbc-plain64 "$(hexkey 256)" 8 0 force_inline sector_size:4096
+variant same_bytes "keycount 2, essiv, offsets" aes:2-cbc-essiv:sha256 "$k64" 5 8
+variant same_bytes "keycount 8, 4096-byte sectors" aes:8-cbc-plain64 "$(hexkey 256)" 8 0 force_inline sector_size:4096
 # cryptd makes every request asynchronous; dm-crypt refuses it by name.
 REF_CIPHER=aes:64-cbc-lmk same_bytes "lmk v3 through an async tfm, inline" \
 	"capi:cryptd(cbc(aes-generic))-lmk" "$lmk3" 0 0 force_inline
