@@ -1,6 +1,6 @@
 #!/bin/bash
-# The soak: for SOAK_SECONDS (default 120, what CI runs; `make soak
-# DURATION=N` for longer) ext4 on crypt-inline over null_blk completing in
+# The soak: for SOAK_SECONDS (default 120, what the full tier runs; `make
+# soak DURATION=N` for longer) ext4 on crypt-inline over null_blk completing in
 # hard-IRQ context takes fsmix.py's metadata churn and fio verify on a file
 # at once, while the `inline` message cycles through every mode, the device
 # is suspended and resumed, every third time with the key wiped and set
@@ -9,7 +9,7 @@
 # the churn clean, the files written first unchanged, fsck clean, the tree
 # the same after a remount read from the device and through in-tree
 # dm-crypt, no IO error, a clean kernel log.
-# In CI on the debug kernel (KASAN, lockdep, atomic-sleep checks), where
+# On the debug kernel (KASAN, lockdep, atomic-sleep checks), where
 # lifetimes and locking go wrong first.
 # vm-kernels: debug
 # vm-check: none
