@@ -12,8 +12,9 @@
 # In-tree dm-crypt must never load behind the drop-in, and the kernel log
 # must hold no sign of a kernel bug (the scripts' negative cases log dm
 # errors; those are expected).
-# CS_SCRIPTS (comma-separated) picks the scripts; the default is those that
-# drive dm-crypt and fit a guest's time.  CS_TIMEOUT bounds each run of a
+# CS_SCRIPTS (comma-separated) picks the scripts (api-test and api-test-2,
+# the library's own tests, are programs built here); the default is those
+# that drive dm-crypt and fit a guest's time.  CS_TIMEOUT bounds each run of a
 # script (1200 s unless set; the guest's own limit is scripts/vm's -t).
 # Only on stock kernels: the debug kernel has neither loop nor SCSI.
 # vm-kernels: stock
@@ -37,9 +38,19 @@ for m in sd_mod loop dm_zero dm_delay dm_integrity dm_verity; do
 	modprobe $m || die "modprobe $m"
 done
 mkdir -p /tmp/cs
-tar -xzf "$tarball" -C /tmp/cs --strip-components=1 cryptsetup-2.6.1/tests || die "unpack the suite"
+tar -xzf "$tarball" -C /tmp/cs --strip-components=1 cryptsetup-2.6.1/tests cryptsetup-2.6.1/lib ||
+	die "unpack the suite"
 # compat-test compares header dumps with a helper the suite builds itself.
 gcc -O2 -o /tmp/cs/tests/differ /tmp/cs/tests/differ.c || die "build the suite's differ"
+# The API tests are programs, built as the suite's Makefile.localtest
+# builds them: against the installed libcryptsetup (libcryptsetup-dev).
+for s in ${scripts//,/ }; do
+	case $s in
+	api-test | api-test-2)
+		make -s -C /tmp/cs/tests -f Makefile.localtest "$s" >/tmp/cs-build.log 2>&1 ||
+			{ cat /tmp/cs-build.log; die "build the suite's $s"; } ;;
+	esac
+done
 rule=/run/modprobe.d/cryptsetup-suite.conf
 mkdir -p /run/modprobe.d
 
@@ -48,7 +59,9 @@ mkdir -p /run/modprobe.d
 run() {
 	rm -rf /tmp/cst
 	cp -a /tmp/cs/tests /tmp/cst
-	(cd /tmp/cst && CRYPTSETUP_PATH=/usr/sbin LANG=C timeout "${CS_TIMEOUT:-1200}" bash "./$2") \
+	local cmd=(bash "./$2")
+	case $2 in api-test | api-test-2) cmd=("./$2") ;; esac
+	(cd /tmp/cst && CRYPTSETUP_PATH=/usr/sbin LANG=C timeout "${CS_TIMEOUT:-1200}" "${cmd[@]}") \
 		>"/tmp/out.$1" 2>&1 </dev/null
 }
 # marks FILE: the lines by which a script says a case did not apply.
