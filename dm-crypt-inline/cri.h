@@ -84,6 +84,12 @@ struct cri_flavour {
 	bool hex_keys;
 	/* Added to dm-crypt's workqueue and write thread names. */
 	const char *name_suffix;
+	/*
+	 * A table naming a keyring key that is gone may take the key a live
+	 * table of the same device holds (see cri_live_table_key()); on
+	 * dm-crypt the lookup fails.
+	 */
+	bool live_table_keys;
 };
 
 extern const struct cri_flavour cri_flavour;

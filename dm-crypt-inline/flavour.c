@@ -11,6 +11,9 @@
  * know, can parse.  Its workqueues and write thread have dm-crypt's names,
  * so that what administrators tune by name (the workqueues' sysfs
  * directories on 6.12) applies to it; crypt-inline's have "-inline" added.
+ * A keyring key that is gone is gone for the drop-in, as for dm-crypt
+ * (cryptsetup's own tests check that a reload then fails); crypt-inline
+ * falls back on the key its live table holds.
  */
 
 #include <linux/bits.h>
@@ -25,6 +28,7 @@ const struct cri_flavour cri_flavour = {
 	.inline_on	= BIT(CRI_NO_READ_WORKQUEUE) | BIT(CRI_NO_WRITE_WORKQUEUE),
 	.hex_keys	= true,
 	.name_suffix	= "",
+	.live_table_keys = false,
 };
 #else
 const struct cri_flavour cri_flavour = {
@@ -33,5 +37,6 @@ const struct cri_flavour cri_flavour = {
 	.inline_on	= BIT(CRI_FORCE_INLINE),
 	.hex_keys	= false,
 	.name_suffix	= "-inline",
+	.live_table_keys = true,
 };
 #endif

@@ -102,11 +102,12 @@ static bool cri_is_owned_desc(const struct cri_config *cfg)
 }
 
 /*
- * Keyring keys that live tables were loaded from, so that a table can be
- * reloaded unchanged after the key was unlinked: cryptsetup unlinks a
- * LUKS2 volume key from the keyring once the device is open, and
+ * Keyring keys that crypt-inline's live tables were loaded from, so that a
+ * table can be reloaded unchanged after the key was unlinked: cryptsetup
+ * unlinks a LUKS2 volume key from the keyring once the device is open, and
  * `dmsetup table --showkeys | dmsetup reload` would otherwise fail (it
- * does on in-tree dm-crypt).  Only a table of the same mapped device,
+ * does on in-tree dm-crypt, and on the drop-in, which keeps no such keys:
+ * see cri_flavour.live_table_keys).  Only a table of the same mapped device,
  * naming the same key type, description and size, gets such a key, and
  * only while the key is valid (not revoked, invalidated or expired).
  * Each table holds its key until it is destroyed or its key wiped, so an
@@ -164,8 +165,8 @@ static void cri_release_table_key(struct cri_dev *cd)
 
 /*
  * The key @cfg names for a table of cd's device: our own keys are found in
- * our keyring, others as dm-crypt finds them, or else held by the live
- * table of the same device.
+ * our keyring, others as dm-crypt finds them, or else (crypt-inline only)
+ * held by the live table of the same device.
  */
 static struct key *cri_lookup_key(const struct cri_dev *cd,
 				  const struct cri_config *cfg)
@@ -179,7 +180,7 @@ static struct key *cri_lookup_key(const struct cri_dev *cd,
 		return IS_ERR(ref) ? ERR_CAST(ref) : key_ref_to_ptr(ref);
 	}
 	key = request_key(cri_key_type(cfg->key_type), cfg->key_desc, NULL);
-	if (PTR_ERR_OR_ZERO(key) == -ENOKEY)
+	if (PTR_ERR_OR_ZERO(key) == -ENOKEY && cri_flavour.live_table_keys)
 		key = cri_live_table_key(cd, cfg);
 	return key;
 }
@@ -304,7 +305,7 @@ static int cri_hold_keyring_key(struct cri_dev *cd, struct key *key,
 			*error = "Cannot allocate key storage";
 		else
 			cd->owned_key = key;
-	} else {
+	} else if (cri_flavour.live_table_keys) {
 		cri_hold_table_key(cd, key);
 	}
 	return err;
