@@ -42,14 +42,18 @@ tar -xzf "$tarball" -C /tmp/cs --strip-components=1 cryptsetup-2.6.1/tests crypt
 	die "unpack the suite"
 # compat-test compares header dumps with a helper the suite builds itself.
 gcc -O2 -o /tmp/cs/tests/differ /tmp/cs/tests/differ.c || die "build the suite's differ"
-# The API tests are programs, built as the suite's Makefile.localtest
-# builds them: against the installed libcryptsetup (libcryptsetup-dev).
+# program NAME: whether NAME is one of the suite's test programs (the
+# library's API tests) rather than a script.
+program() {
+	case $1 in api-test | api-test-2) return 0 ;; esac
+	return 1
+}
+# The programs are built as the suite's Makefile.localtest builds them:
+# against the installed libcryptsetup (libcryptsetup-dev).
 for s in ${scripts//,/ }; do
-	case $s in
-	api-test | api-test-2)
-		make -s -C /tmp/cs/tests -f Makefile.localtest "$s" >/tmp/cs-build.log 2>&1 ||
-			{ cat /tmp/cs-build.log; die "build the suite's $s"; } ;;
-	esac
+	program "$s" || continue
+	make -s -C /tmp/cs/tests -f Makefile.localtest "$s" >/tmp/cs-build.log 2>&1 ||
+		{ cat /tmp/cs-build.log; die "build the suite's $s"; }
 done
 rule=/run/modprobe.d/cryptsetup-suite.conf
 mkdir -p /run/modprobe.d
@@ -60,7 +64,7 @@ run() {
 	rm -rf /tmp/cst
 	cp -a /tmp/cs/tests /tmp/cst
 	local cmd=(bash "./$2")
-	case $2 in api-test | api-test-2) cmd=("./$2") ;; esac
+	program "$2" && cmd=("./$2")
 	(cd /tmp/cst && CRYPTSETUP_PATH=/usr/sbin LANG=C timeout "${CS_TIMEOUT:-1200}" "${cmd[@]}") \
 		>"/tmp/out.$1" 2>&1 </dev/null
 }
