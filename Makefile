@@ -9,7 +9,7 @@ VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' $(dir $(lastword $(
 # Kernels the tests boot; empty means the newest installed of each series.
 KVERS ?=
 
-.PHONY: all modules clean distclean check check-full kunit deps demo bench soak install deb
+.PHONY: all modules clean distclean check check-full check-cryptsetup kunit deps demo bench soak install deb
 
 all: modules
 
@@ -32,6 +32,12 @@ check: deps
 
 check-full: deps
 	scripts/check --full $(KVERS)
+
+# cryptsetup's own test suite, every script that drives dm-crypt (the long
+# ones too, which check-full leaves out), on in-tree dm-crypt and on the
+# drop-in, on each stock kernel: hours (docs/testing.md).
+check-cryptsetup: deps
+	scripts/cryptsetup-suite $(KVERS)
 
 # The Debian package (debhelper, dh-dkms) from a clean copy of the tree:
 # build/deb/dm-crypt-inline-dkms_<version>_all.deb.
