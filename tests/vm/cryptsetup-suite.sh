@@ -13,9 +13,10 @@
 # must hold no sign of a kernel bug (the scripts' negative cases log dm
 # errors; those are expected).
 # CS_SCRIPTS (comma-separated) picks the scripts (api-test and api-test-2,
-# the library's own tests, are programs built here); the default is those
-# that drive dm-crypt and fit a guest's time.  CS_TIMEOUT bounds each run of a
-# script (1200 s unless set; the guest's own limit is scripts/vm's -t).
+# the library's own tests, are programs built here); the default is the
+# nine short ones.  scripts/cryptsetup-suite runs every script that drives
+# dm-crypt, a guest each.  CS_TIMEOUT bounds each run of a script (1200 s
+# unless set; the guest's own limit is scripts/vm's -t).
 # Only on stock kernels: the debug kernel has neither loop nor SCSI.
 # vm-kernels: stock
 # vm-check: none
